@@ -1,0 +1,32 @@
+"""toolkit — the social platform's whole HTTP API from Jupyter, with an embedded emulator.
+
+>>> import toolkit
+>>> tk = toolkit.connect()            # doctest: +SKIP
+>>> tk.status.current()               # doctest: +SKIP
+
+``connect()`` with no configuration starts the embedded sandbox (a faithful emulator of the service on
+127.0.0.1) and returns a :class:`Client` bound to it; with base URLs and keys (arguments or ``TOOLKIT_*``
+variables) it talks to those hosts. Importing toolkit stays light: pandas, httpx, folium and matplotlib are
+imported only when first needed.
+"""
+from __future__ import annotations
+
+__version__ = "0.1.0"
+
+__all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "__version__"]
+
+
+def __getattr__(name: str):
+    if name in ("connect", "connect_async", "Client", "AsyncClient"):
+        from . import client
+
+        return getattr(client, name)
+    if name == "Secret":
+        from .secrets import Secret
+
+        return Secret
+    if name in ("errors", "frames", "plots", "maps", "widgets", "config", "http", "sandbox", "secrets"):
+        import importlib
+
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'toolkit' has no attribute {name!r}")

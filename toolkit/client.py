@@ -1,0 +1,301 @@
+"""The client: one object per app (and optionally per logged-in user), with one attribute per API area.
+
+>>> import toolkit
+>>> tk = toolkit.connect()                   # doctest: +SKIP
+>>> tk.status.current()                      # doctest: +SKIP
+>>> tk.system.ips(rule_type="inbound")       # doctest: +SKIP
+
+Areas are loaded lazily on first use (``tk.status``, ``tk.local``, ...). The async client shares every line
+of area code: ``atk = toolkit.connect_async(); await atk.status.current()``.
+"""
+from __future__ import annotations
+
+import atexit
+import importlib
+import threading
+from typing import Any
+
+from .config import Config, Credentials, Hosts
+from .errors import ToolkitError
+from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
+from .secrets import Secret
+
+__all__ = ["Client", "AsyncClient", "connect", "connect_async", "ConfigurationError", "AREAS"]
+
+# attribute → "module:Class" of the area. Each area module depends only on the core, never on another area.
+AREAS: dict[str, str] = {
+    "status": "toolkit.utility:StatusArea",
+    "system": "toolkit.utility:SystemArea",
+}
+
+
+class ConfigurationError(ToolkitError):
+    """The client lacks a credential or a setting the call needs."""
+
+
+class Client:
+    """Synchronous client. Build it with :func:`connect`.
+
+    ``tk.token`` holds the logged-in user's access token (a :class:`~toolkit.secrets.Secret`); calls that act
+    on a user take ``target_id=`` to use the admin-key mode instead.
+    """
+
+    _async = False
+
+    def __init__(self, config: Config, *, sandbox: "SandboxHandle | None" = None, transport=None,
+                 async_transport=None, access_token: "str | Secret | None" = None):
+        self.config = config
+        self.core = RequestCore(config, transport=transport, async_transport=async_transport)
+        self.sandbox = sandbox
+        self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
+        self._areas: dict[str, Any] = {}
+
+    # ------------------------------------------------------------------ areas
+    def __getattr__(self, name: str):
+        if name.startswith("_") or name not in AREAS:
+            raise AttributeError(f"{type(self).__name__!s} has no attribute {name!r}; areas: {', '.join(AREAS)}")
+        area = self._areas.get(name)
+        if area is None:
+            module, cls = AREAS[name].split(":")
+            area = getattr(importlib.import_module(module), cls)(self)
+            self._areas[name] = area
+        return area
+
+    def __dir__(self):
+        return sorted(set(super().__dir__()) | set(AREAS))
+
+    # ------------------------------------------------------------------ running calls
+    def _run(self, op):
+        return self.core.run(op)
+
+    @property
+    def last_response(self):
+        """The last raw ``httpx.Response`` (its ``.json()`` is the untouched API answer)."""
+        return self.core.last_response
+
+    # ------------------------------------------------------------------ auth helpers for area code
+    @property
+    def credentials(self) -> Credentials:
+        return self.config.credentials
+
+    @property
+    def hosts(self) -> Hosts:
+        return self.config.hosts
+
+    def _need(self, name: str) -> Secret:
+        value = getattr(self.credentials, name)
+        if not value:
+            env = {"rest_api_key": "TOOLKIT_REST_API_KEY", "admin_key": "TOOLKIT_ADMIN_KEY",
+                   "client_secret": "TOOLKIT_CLIENT_SECRET"}[name]
+            raise ConfigurationError(f"this call needs the app's {name}: pass {name}= to connect() or set {env}")
+        return value
+
+    def rest_auth(self) -> ServiceAK:
+        """``ServiceAK <REST API key>``."""
+        return ServiceAK(self._need("rest_api_key"))
+
+    def admin_auth(self) -> ServiceAK:
+        """``ServiceAK <admin key>`` (no target user)."""
+        return ServiceAK(self._need("admin_key"))
+
+    def user_auth(self, target_id: int | None = None):
+        """The 'token or admin key' mode: the logged-in user's token, or the admin key for ``target_id``."""
+        if target_id is not None:
+            return AdminFor(self._need("admin_key"), target_id)
+        if self.access_token is None:
+            raise ConfigurationError("no user is logged in: log in first (tk.login(...)) or pass target_id= "
+                                     "to act on a user with the admin key")
+        return Bearer(self.access_token)
+
+    def login_as(self, user_id: int | None = None, *, email: str | None = None, scopes=()) -> "Client":
+        """Sandbox only: log a demo user in (consenting ``scopes``) and act as that user from now on.
+
+        >>> tk = toolkit.connect().login_as(4100000001, scopes=["profile", "friends"])   # doctest: +SKIP
+        """
+        if self.sandbox is None:
+            raise ConfigurationError("login_as() acts as the end user and exists only in the sandbox; "
+                                     "log in with the OAuth flow against the real service")
+        tokens = self.sandbox.login(user_id, email=email, scopes=scopes)
+        self.tokens = tokens
+        return self.use_token(tokens["access_token"])
+
+    def use_token(self, access_token: "str | Secret | None") -> "Client":
+        """Act as the user of this access token from now on (None forgets it)."""
+        self.access_token = Secret(access_token) if access_token is not None else None
+        return self
+
+    # ------------------------------------------------------------------ misc
+    def __repr__(self) -> str:
+        where = "embedded sandbox" if self.sandbox else "service"
+        user = "user token set" if self.access_token else "no user token"
+        return (f"<{type(self).__name__} {where} auth={self.hosts.auth} "
+                f"rest_api_key={self.credentials.rest_api_key} {user}>")
+
+    def close(self):
+        self.core.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class AsyncClient(Client):
+    """The async twin: same areas, every call returns an awaitable."""
+
+    _async = True
+
+    def _run(self, op):
+        return self.core.arun(op)
+
+    async def aclose(self):
+        await self.core.aclose()
+
+    async def __aenter__(self):
+        return self
+
+    async def __aexit__(self, *exc):
+        await self.aclose()
+
+
+# ---------------------------------------------------------------------- the embedded sandbox
+class SandboxHandle:
+    """The sandbox a client is bound to: its base URL and its control API (``/sandbox/...``).
+
+    The control API lets a notebook act as the end user or the platform (advance the clock, set an
+    incident, ...). It is not part of the service; it exists only in the sandbox.
+    """
+
+    def __init__(self, base_url: str, server=None):
+        self.base_url = base_url.rstrip("/")
+        self.server = server
+        self._core: RequestCore | None = None
+
+    def _call(self, method: str, path: str, **kw):
+        if self._core is None:
+            from .config import Config as _C
+
+            self._core = RequestCore(_C(hosts=Hosts.on_one_port(self.base_url), credentials=Credentials()))
+        return self._core.run(Call(method, "auth", path, base=self.base_url, name=f"sandbox {path}", **kw))
+
+    def config(self) -> dict:
+        """Hosts and the demo app's credentials as the sandbox reports them (keys in plain text: keep private)."""
+        return self._call("GET", "/sandbox/config")
+
+    def clock(self) -> dict:
+        return self._call("GET", "/sandbox/clock")
+
+    def advance(self, seconds: float = 0, *, minutes: float = 0, hours: float = 0, days: float = 0) -> dict:
+        """Move the sandbox clock forward (expiry and 24-hour rules become testable)."""
+        total = seconds + 60 * minutes + 3600 * hours + 86400 * days
+        return self._call("POST", "/sandbox/clock", json={"advance": total})
+
+    def set_quota(self, api: str, limit: int | None) -> dict:
+        """Set the daily quota of an API id (None removes it); exceeding it answers code -10."""
+        return self._call("POST", "/sandbox/quotas", json={"api": api, "limit": limit})
+
+    def login(self, user_id: int | None = None, *, email: str | None = None, scopes=()) -> dict:
+        """Act as the end user: log a demo user in to the demo app with ``scopes`` consented (no browser).
+
+        Returns the token response; tokens come wrapped as :class:`~toolkit.secrets.Secret`.
+        """
+        body = {"scopes": list(scopes)}
+        if user_id is not None:
+            body["user_id"] = int(user_id)
+        if email is not None:
+            body["email"] = email
+        tokens = self._call("POST", "/sandbox/login", json=body)
+        for key in ("access_token", "refresh_token", "id_token"):
+            if tokens.get(key):
+                tokens[key] = Secret(tokens[key])
+        return tokens
+
+    def control(self, method: str, path: str, **kw):
+        """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
+        return self._call(method, path, **kw)
+
+    def __repr__(self):
+        return f"<SandboxHandle {self.base_url}>"
+
+
+_EMBEDDED = None
+_EMBEDDED_LOCK = threading.Lock()
+
+
+def embedded_sandbox():
+    """The process-wide embedded sandbox server, started on first use and stopped at exit."""
+    global _EMBEDDED
+    with _EMBEDDED_LOCK:
+        if _EMBEDDED is None or not _EMBEDDED.running:
+            from .sandbox.server import SandboxServer  # the only place the client imports the sandbox
+
+            server = SandboxServer(port=0)
+            server.start()
+            atexit.register(server.stop)
+            _EMBEDDED = server
+        return _EMBEDDED
+
+
+def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, app_id=None, redirect_uri=None,
+            timeout=None, total_timeout=None, env=None) -> Config | None:
+    overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    if hosts is None:
+        cfg = Config.from_env(env, **overrides)
+        if cfg is None:
+            return None
+        creds = cfg.credentials
+        given = dict(rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret, app_id=app_id,
+                     redirect_uri=redirect_uri)
+        merged = {k: (v if v is not None else getattr(creds, k)) for k, v in given.items()}
+        return Config(hosts=cfg.hosts, credentials=Credentials(**merged), **{
+            "timeout": cfg.timeout, "total_timeout": cfg.total_timeout})
+    if isinstance(hosts, str):
+        hosts = Hosts.on_one_port(hosts)
+    elif isinstance(hosts, dict):
+        hosts = Hosts(**hosts)
+    creds = Credentials(rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret, app_id=app_id,
+                        redirect_uri=redirect_uri)
+    return Config(hosts=hosts, credentials=creds, **overrides)
+
+
+def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
+             redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, env=None,
+             transport=None, async_transport=None):
+    cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
+                                       timeout, total_timeout, env)
+    if cfg is not None:
+        return cls(cfg, transport=transport, async_transport=async_transport)
+    if sandbox is False:
+        raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
+    server = embedded_sandbox()
+    app = server.app_config()
+    overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    cfg = Config(hosts=Hosts(**server.hosts()), credentials=Credentials(
+        rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
+        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app), **overrides)
+    return cls(cfg, sandbox=SandboxHandle(server.base_url, server), transport=transport,
+               async_transport=async_transport)
+
+
+def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
+    """A :class:`Client`.
+
+    * ``connect()`` — no configuration (no arguments, no ``TOOLKIT_*_URL`` variables): starts the embedded
+      sandbox on a free 127.0.0.1 port (reused by later calls, stopped at exit) and binds to its demo app.
+    * ``connect(hosts, rest_api_key=..., admin_key=..., client_secret=...)`` — the given hosts: a dict of the
+      five base URLs, a :class:`~toolkit.config.Hosts`, or one origin laid out like the sandbox.
+    * ``connect(sandbox=True)`` forces the embedded sandbox even when ``TOOLKIT_*`` variables are set.
+
+    Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
+    default 30).
+
+    >>> tk = connect()                        # doctest: +SKIP
+    >>> tk.status.current().head()            # doctest: +SKIP
+    """
+    return _connect(Client, hosts, **kw)
+
+
+def connect_async(hosts: "str | dict | Hosts | None" = None, **kw) -> AsyncClient:
+    """Like :func:`connect`, returning an :class:`AsyncClient` (``await atk.status.current()``)."""
+    return _connect(AsyncClient, hosts, **kw)

@@ -1,0 +1,114 @@
+"""Where the client talks to, and with which credentials.
+
+The spec names five hosts. The client only knows five base URLs (:class:`Hosts`); the keys and the client
+secret live in :class:`Credentials` as :class:`~toolkit.secrets.Secret` values.
+
+Configuration comes from arguments or from ``TOOLKIT_*`` environment variables:
+
+==========================  ===========================================
+``TOOLKIT_AUTH_URL``        base URL of ``{auth_url}``
+``TOOLKIT_API_URL``         base URL of ``{api_url}``
+``TOOLKIT_LOCAL_URL``       base URL of ``{local_url}``
+``TOOLKIT_NAVI_URL``        base URL of ``{navi_url}``
+``TOOLKIT_STATUS_URL``      base URL of ``{status_url}``
+``TOOLKIT_REST_API_KEY``    REST API key of the app
+``TOOLKIT_ADMIN_KEY``       admin key of the app
+``TOOLKIT_CLIENT_SECRET``   client secret of the REST API key
+``TOOLKIT_APP_ID``          app id (optional)
+``TOOLKIT_REDIRECT_URI``    redirect URI registered for the key (optional)
+==========================  ===========================================
+
+>>> Hosts.on_one_port("http://127.0.0.1:8000").local
+'http://127.0.0.1:8000/local'
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields, replace
+from typing import Mapping
+
+from .secrets import Secret
+
+__all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES"]
+
+HOST_NAMES = ("auth", "api", "local", "navi", "status")
+
+
+@dataclass(frozen=True)
+class Hosts:
+    """The five base URLs, without a trailing slash."""
+
+    auth: str
+    api: str
+    local: str
+    navi: str
+    status: str
+
+    def __post_init__(self):
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+                raise ValueError(f"base URL for {f.name!r} must start with http:// or https://, got {value!r}")
+            object.__setattr__(self, f.name, value.rstrip("/"))
+
+    @classmethod
+    def on_one_port(cls, base: str) -> "Hosts":
+        """The sandbox layout: all five hosts under one origin, mounted at ``/auth``, ``/api``, ..."""
+        base = base.rstrip("/")
+        return cls(**{name: f"{base}/{name}" for name in HOST_NAMES})
+
+    def url(self, host: str, path: str) -> str:
+        if host not in HOST_NAMES:
+            raise ValueError(f"unknown host {host!r}; one of {HOST_NAMES}")
+        return getattr(self, host) + path
+
+    def as_dict(self) -> dict[str, str]:
+        return {name: getattr(self, name) for name in HOST_NAMES}
+
+
+@dataclass(frozen=True)
+class Credentials:
+    """Keys of one app. Every value is a :class:`Secret` (masked in any output)."""
+
+    rest_api_key: Secret | None = None
+    admin_key: Secret | None = None
+    client_secret: Secret | None = None
+    app_id: str | None = None
+    redirect_uri: str | None = None
+    extra: Mapping[str, object] = field(default_factory=dict)
+
+    def __post_init__(self):
+        for name in ("rest_api_key", "admin_key", "client_secret"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, Secret):
+                object.__setattr__(self, name, Secret(value))
+
+
+@dataclass(frozen=True)
+class Config:
+    hosts: Hosts
+    credentials: Credentials
+    timeout: float = 10.0
+    """Seconds for one attempt (connect, read, write); always set."""
+    total_timeout: float = 30.0
+    """Cap in seconds on one call with all its retries."""
+    max_attempts: int = 4
+
+    @classmethod
+    def from_env(cls, env: Mapping[str, str] | None = None, **overrides) -> "Config | None":
+        """A config from ``TOOLKIT_*`` variables, or None when no base URL is configured there."""
+        env = os.environ if env is None else env
+        urls = {name: env.get(f"TOOLKIT_{name.upper()}_URL") for name in HOST_NAMES}
+        if not any(urls.values()):
+            return None
+        missing = [f"TOOLKIT_{n.upper()}_URL" for n, v in urls.items() if not v]
+        if missing:
+            raise ValueError("incomplete configuration: set all five base URLs; missing " + ", ".join(missing))
+        creds = Credentials(
+            rest_api_key=env.get("TOOLKIT_REST_API_KEY") or None,
+            admin_key=env.get("TOOLKIT_ADMIN_KEY") or None,
+            client_secret=env.get("TOOLKIT_CLIENT_SECRET") or None,
+            app_id=env.get("TOOLKIT_APP_ID") or None,
+            redirect_uri=env.get("TOOLKIT_REDIRECT_URI") or None,
+        )
+        return replace(cls(hosts=Hosts(**urls), credentials=creds), **overrides)

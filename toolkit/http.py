@@ -1,0 +1,437 @@
+"""The one request core of the toolkit: auth modes, encoding, retries, error mapping; sync and async.
+
+Area code never talks to httpx. It describes a request as a :class:`Call` (method, host, path, auth mode,
+fields) with a ``parse`` function, and returns it — or, for work of several requests (paging, chunking),
+a generator that yields calls and receives their parsed results (a *flow*). :class:`RequestCore` runs a
+call or a flow either synchronously (:meth:`RequestCore.run`) or asynchronously (:meth:`RequestCore.arun`)
+with the same building, retry and error code, so the sync and async clients share every line of area code.
+
+The three calling modes of the spec are :class:`Bearer`, :class:`AdminFor` (``ServiceAK <admin key>`` plus
+``target_id_type=user_id`` and ``target_id``) and :class:`ServiceAK`.
+
+Retry policy (only where safe):
+
+* connection not established (connect error/timeout, pool timeout): any call — nothing was sent;
+* HTTP 429: any call — the service refused it without acting; ``Retry-After`` is honoured;
+* HTTP 5xx, read timeouts, broken connections: only idempotent calls (GET, or a POST the area marks
+  idempotent, such as a route computation). A message send is never retried after it may have arrived;
+* quota exhaustion (-10) is never retried;
+* waits are exponential with full jitter; a total time cap bounds the call with all its retries.
+
+>>> encode_fields({"scopes": ["profile", "friends"], "enable_share": True, "skip": None, "n": 3})
+{'scopes': '["profile","friends"]', 'enable_share': 'true', 'n': '3'}
+"""
+from __future__ import annotations
+
+import email.utils
+import json
+import logging
+import time
+from dataclasses import dataclass, field
+from typing import Any, Callable, Generator, Iterable, Mapping
+
+import httpx
+import tenacity
+from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay, wait_random_exponential
+
+from . import __version__
+from .config import Config
+from .errors import ParameterError, RetryBudgetExceeded, ToolkitError, TransportError, error_from_response
+from .secrets import Secret, reveal
+
+__all__ = [
+    "Call", "Flow", "Auth", "NoAuth", "Bearer", "ServiceAK", "AdminFor", "RequestCore", "encode_fields",
+    "NO_AUTH", "json_or_text",
+]
+
+log = logging.getLogger("toolkit.http")
+
+IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
+
+
+# --------------------------------------------------------------------------- auth modes
+class Auth:
+    """How a call authenticates. Subclasses add a header and, for the admin mode, two fields."""
+
+    def headers(self) -> dict[str, str]:
+        return {}
+
+    def fields(self) -> dict[str, str]:
+        return {}
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}()"
+
+
+class NoAuth(Auth):
+    """No credential (authorization, discovery and status endpoints)."""
+
+
+NO_AUTH = NoAuth()
+
+
+@dataclass(frozen=True, repr=False)
+class Bearer(Auth):
+    """``Authorization: Bearer <access token>``: acts on the logged-in user."""
+
+    token: Secret
+
+    def headers(self):
+        return {"Authorization": f"Bearer {reveal(self.token)}"}
+
+    def __repr__(self):
+        return f"Bearer({Secret(self.token)!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class ServiceAK(Auth):
+    """``Authorization: ServiceAK <key>`` with an app key (REST API key, admin key, ...)."""
+
+    key: Secret
+
+    def headers(self):
+        return {"Authorization": f"ServiceAK {reveal(self.key)}"}
+
+    def __repr__(self):
+        return f"ServiceAK({Secret(self.key)!r})"
+
+
+@dataclass(frozen=True, repr=False)
+class AdminFor(Auth):
+    """The admin-key mode: ``ServiceAK <admin key>`` plus ``target_id_type=user_id`` and ``target_id``."""
+
+    admin_key: Secret
+    target_id: int
+
+    def __post_init__(self):
+        try:
+            object.__setattr__(self, "target_id", int(self.target_id))
+        except (TypeError, ValueError):
+            raise ParameterError("target_id", "must be a service user id (a whole number)", self.target_id) from None
+
+    def headers(self):
+        return {"Authorization": f"ServiceAK {reveal(self.admin_key)}"}
+
+    def fields(self):
+        return {"target_id_type": "user_id", "target_id": str(self.target_id)}
+
+    def __repr__(self):
+        return f"AdminFor({Secret(self.admin_key)!r}, target_id={self.target_id})"
+
+
+# --------------------------------------------------------------------------- encoding
+def _encode_value(value: Any) -> str:
+    if isinstance(value, Secret):
+        return value.reveal()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple, dict)):
+        # The spec's rule: a String[] parameter in a form body or query carries the text of a JSON array.
+        return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return str(value)
+
+
+def encode_fields(fields: Mapping[str, Any] | None) -> dict[str, str]:
+    """Encode query or form fields: None dropped, booleans as ``true``/``false``, lists as JSON array text."""
+    if not fields:
+        return {}
+    return {k: _encode_value(v) for k, v in fields.items() if v is not None}
+
+
+def json_or_text(response: httpx.Response) -> Any:
+    """The decoded JSON of a response, its text when it is not JSON, or None for an empty body."""
+    if not response.content:
+        return None
+    ctype = response.headers.get("content-type", "")
+    if "json" in ctype:
+        try:
+            return response.json()
+        except ValueError:
+            return response.text
+    return response.text
+
+
+# --------------------------------------------------------------------------- calls and flows
+@dataclass
+class Call:
+    """One HTTP request described by area code.
+
+    ``host`` is one of the five spec hosts (``auth``, ``api``, ``local``, ``navi``, ``status``) or ``base``
+    is a full base URL (used for the sandbox control API). ``params`` go to the query, ``data`` to a form
+    body, ``json`` to a JSON body, ``files`` to a multipart body. ``parse(payload, response)`` turns the
+    decoded body into the result. ``ok`` lists extra statuses that are not errors (e.g. 302 for redirects).
+    """
+
+    method: str
+    host: str
+    path: str
+    auth: Auth = NO_AUTH
+    params: Mapping[str, Any] | None = None
+    data: Mapping[str, Any] | None = None
+    json: Any = None
+    files: Any = None
+    headers: Mapping[str, str] | None = None
+    idempotent: bool | None = None
+    parse: Callable[[Any, httpx.Response], Any] | None = None
+    name: str | None = None
+    ok: Iterable[int] = ()
+    base: str | None = None
+
+    @property
+    def is_idempotent(self) -> bool:
+        return self.method.upper() in IDEMPOTENT_METHODS if self.idempotent is None else self.idempotent
+
+    @property
+    def label(self) -> str:
+        return self.name or f"{self.method.upper()} {self.host}:{self.path}"
+
+
+Flow = Generator[Call, Any, Any]
+
+
+class _RetryableStatus(Exception):
+    def __init__(self, response: httpx.Response):
+        self.response = response
+
+
+# Errors raised before the request left the machine: safe to retry for any method.
+_NOT_SENT = (httpx.ConnectError, httpx.ConnectTimeout, httpx.PoolTimeout)
+# Errors after the request may have arrived: retry only idempotent calls.
+_MAYBE_SENT = (httpx.ReadTimeout, httpx.WriteTimeout, httpx.ReadError, httpx.WriteError,
+               httpx.RemoteProtocolError)
+
+
+def _retry_after(response: httpx.Response) -> float | None:
+    value = response.headers.get("retry-after")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = email.utils.parsedate_to_datetime(value)
+    except (TypeError, ValueError):
+        return None
+    return max(0.0, when.timestamp() - time.time())
+
+
+class _Wait(tenacity.wait.wait_base):
+    """Retry-After when the service sends one, else exponential backoff with full jitter."""
+
+    def __init__(self, multiplier: float, cap: float):
+        self._jitter = wait_random_exponential(multiplier=multiplier, max=cap)
+
+    def __call__(self, retry_state) -> float:
+        exc = retry_state.outcome.exception() if retry_state.outcome else None
+        if isinstance(exc, _RetryableStatus):
+            after = _retry_after(exc.response)
+            if after is not None:
+                return after
+        return self._jitter(retry_state)
+
+
+class RequestCore:
+    """Builds, sends and retries calls; maps errors. One instance per client.
+
+    ``transport``/``async_transport`` let tests inject an httpx transport (respx, a fault injector).
+    """
+
+    def __init__(self, config: Config, *, transport: httpx.BaseTransport | None = None,
+                 async_transport: httpx.AsyncBaseTransport | None = None,
+                 backoff: float = 0.2, backoff_cap: float = 5.0):
+        self.config = config
+        self.backoff, self.backoff_cap = backoff, backoff_cap
+        self._transport, self._async_transport = transport, async_transport
+        self._sync: httpx.Client | None = None
+        self._async: httpx.AsyncClient | None = None
+        self.last_response: httpx.Response | None = None
+        self.attempts_log: list[tuple[str, int | str]] = []
+
+    # ---------------------------------------------------------------- building
+    def _timeout(self) -> httpx.Timeout:
+        return httpx.Timeout(self.config.timeout)
+
+    @property
+    def http(self) -> httpx.Client:
+        if self._sync is None:
+            self._sync = httpx.Client(timeout=self._timeout(), transport=self._transport, follow_redirects=False,
+                                      headers={"User-Agent": f"toolkit/{__version__}"})
+        return self._sync
+
+    @property
+    def ahttp(self) -> httpx.AsyncClient:
+        if self._async is None:
+            self._async = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport,
+                                            follow_redirects=False, headers={"User-Agent": f"toolkit/{__version__}"})
+        return self._async
+
+    def url(self, call: Call) -> str:
+        base = call.base if call.base is not None else self.config.hosts.url(call.host, "")
+        return base.rstrip("/") + call.path
+
+    def build(self, client: httpx.Client | httpx.AsyncClient, call: Call, timeout: float) -> httpx.Request:
+        method = call.method.upper()
+        headers = dict(call.headers or {})
+        headers.update(call.auth.headers())
+        params = encode_fields(call.params)
+        data = encode_fields(call.data) if call.data is not None else None
+        auth_fields = call.auth.fields()
+        if auth_fields:
+            # Admin-key mode: the two target fields travel with the other fields; POSTs use a form body.
+            if method == "GET" or call.json is not None:
+                params.update(auth_fields)
+            else:
+                data = {**(data or {}), **auth_fields}
+        if data is not None and call.files is None:
+            headers.setdefault("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
+        return client.build_request(method, self.url(call), params=params or None, data=data, json=call.json,
+                                    files=call.files, headers=headers, timeout=httpx.Timeout(timeout))
+
+    # ---------------------------------------------------------------- retry policy
+    def _should_retry(self, call: Call, exc: BaseException) -> bool:
+        if isinstance(exc, _NOT_SENT):
+            return True
+        if isinstance(exc, _RetryableStatus):
+            return exc.response.status_code == 429 or call.is_idempotent
+        if isinstance(exc, _MAYBE_SENT):
+            return call.is_idempotent
+        return False
+
+    def _retrying_kwargs(self, call: Call) -> dict:
+        cap = self.config.total_timeout
+        return dict(
+            retry=retry_if_exception(lambda e: self._should_retry(call, e)),
+            wait=_Wait(self.backoff, self.backoff_cap),
+            stop=stop_after_attempt(self.config.max_attempts) | stop_before_delay(cap),
+            reraise=True,
+        )
+
+    def _check_status(self, call: Call, response: httpx.Response) -> httpx.Response:
+        status = response.status_code
+        if status == 429 or (500 <= status < 600):
+            raise _RetryableStatus(response)
+        return response
+
+    def _attempt_timeout(self, deadline: float) -> float:
+        remaining = deadline - time.monotonic()
+        if remaining <= 0:
+            raise RetryBudgetExceeded("total time cap reached")
+        return min(self.config.timeout, remaining)
+
+    def _finish(self, call: Call, response: httpx.Response) -> Any:
+        self.last_response = response
+        status = response.status_code
+        payload = json_or_text(response)
+        if status >= 400 or (300 <= status < 400 and status not in set(call.ok)):
+            raise error_from_response(status, payload, endpoint=call.label, headers=response.headers)
+        return call.parse(payload, response) if call.parse else payload
+
+    def _fail(self, call: Call, exc: BaseException, attempts: int, started: float) -> ToolkitError:
+        if isinstance(exc, _RetryableStatus):
+            response = exc.response
+            self.last_response = response
+            err = error_from_response(response.status_code, json_or_text(response), endpoint=call.label,
+                                      headers=response.headers)
+            err.attempts = attempts
+            return err
+        if isinstance(exc, RetryBudgetExceeded):
+            return RetryBudgetExceeded(f"gave up: total time cap of {self.config.total_timeout:g}s reached",
+                                       call.label, attempts)
+        if isinstance(exc, httpx.TimeoutException):
+            return TransportError(f"timed out ({type(exc).__name__}, {self.config.timeout:g}s per attempt)",
+                                  call.label, attempts)
+        if isinstance(exc, httpx.HTTPError):
+            return TransportError(f"could not reach the service: {type(exc).__name__}: {exc}", call.label, attempts)
+        raise exc
+
+    def _log_attempt(self, call: Call, outcome: int | str):
+        self.attempts_log.append((call.label, outcome))
+        del self.attempts_log[:-200]
+        log.debug("%s %s -> %s", call.method.upper(), call.path, outcome)
+
+    # ---------------------------------------------------------------- sync
+    def send(self, call: Call) -> Any:
+        """Send one call with the retry policy; return its parsed result or raise a toolkit error."""
+        started = time.monotonic()
+        deadline = started + self.config.total_timeout
+        attempts = 0
+        try:
+            for attempt in tenacity.Retrying(**self._retrying_kwargs(call)):
+                with attempt:
+                    attempts += 1
+                    request = self.build(self.http, call, self._attempt_timeout(deadline))
+                    try:
+                        response = self.http.send(request)
+                    except httpx.HTTPError as exc:
+                        self._log_attempt(call, type(exc).__name__)
+                        raise
+                    self._log_attempt(call, response.status_code)
+                    self._check_status(call, response)
+        except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
+            raise self._fail(call, exc, attempts, started) from None
+        return self._finish(call, response)
+
+    def run(self, op: "Call | Flow") -> Any:
+        """Run a call or a flow synchronously."""
+        if isinstance(op, Call):
+            return self.send(op)
+        value, error = None, None
+        while True:
+            try:
+                call = op.throw(error) if error is not None else op.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            try:
+                value = self.send(call)
+            except ToolkitError as exc:
+                error = exc
+
+    # ---------------------------------------------------------------- async
+    async def asend(self, call: Call) -> Any:
+        """The async twin of :meth:`send` (same building, policy and mapping)."""
+        started = time.monotonic()
+        deadline = started + self.config.total_timeout
+        attempts = 0
+        try:
+            async for attempt in tenacity.AsyncRetrying(**self._retrying_kwargs(call)):
+                with attempt:
+                    attempts += 1
+                    request = self.build(self.ahttp, call, self._attempt_timeout(deadline))
+                    try:
+                        response = await self.ahttp.send(request)
+                    except httpx.HTTPError as exc:
+                        self._log_attempt(call, type(exc).__name__)
+                        raise
+                    self._log_attempt(call, response.status_code)
+                    self._check_status(call, response)
+        except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
+            raise self._fail(call, exc, attempts, started) from None
+        return self._finish(call, response)
+
+    async def arun(self, op: "Call | Flow") -> Any:
+        """Run a call or a flow asynchronously."""
+        if isinstance(op, Call):
+            return await self.asend(op)
+        value, error = None, None
+        while True:
+            try:
+                call = op.throw(error) if error is not None else op.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            try:
+                value = await self.asend(call)
+            except ToolkitError as exc:
+                error = exc
+
+    def close(self):
+        if self._sync is not None:
+            self._sync.close()
+            self._sync = None
+
+    async def aclose(self):
+        if self._async is not None:
+            await self._async.aclose()
+            self._async = None

@@ -1,0 +1,102 @@
+"""matplotlib reports. Imported lazily: ``import toolkit`` never imports matplotlib.
+
+>>> fig = status_report(tk.status.current(), tk.status.history())     # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import pandas as pd
+
+from .frames import STATUS_ORDER
+
+__all__ = ["status_heatmap", "status_summary", "status_report", "STATUS_COLORS"]
+
+STATUS_COLORS = {"UNKNOWN": "#bdbdbd", "GREEN": "#2e7d32", "MAINTENANCE": "#1565c0", "YELLOW": "#f9a825",
+                 "RED": "#c62828"}
+
+
+def _plt():
+    import matplotlib
+
+    if matplotlib.get_backend().lower() not in ("module://matplotlib_inline.backend_inline", "inline"):
+        try:
+            import IPython  # noqa: F401
+
+            in_kernel = IPython.get_ipython() is not None
+        except ImportError:
+            in_kernel = False
+        if not in_kernel:
+            matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _cmap():
+    from matplotlib.colors import BoundaryNorm, ListedColormap
+
+    cmap = ListedColormap([STATUS_COLORS[s] for s in STATUS_ORDER])
+    return cmap, BoundaryNorm(range(len(STATUS_ORDER) + 1), cmap.N)
+
+
+def status_heatmap(history: pd.DataFrame, by: str = "product", ax=None):
+    """Heatmap of a :meth:`StatusArea.history` frame: rows products (or APIs with ``by="api"``), columns days."""
+    if by not in ("product", "api"):
+        raise ValueError("by must be 'product' or 'api'")
+    plt = _plt()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(11, 3.5))
+    if by == "product":
+        rows = history[history["apiId"].isna()]
+        key = "productId"
+    else:
+        rows = history[history["apiId"].notna()]
+        key = "apiId"
+    codes = rows.assign(code=rows["status"].cat.codes, day=rows["date"].dt.strftime("%m-%d"))
+    grid = codes.pivot_table(index=key, columns="day", values="code", aggfunc="max", observed=True)
+    if by == "api":
+        days = sorted(history["date"].dt.strftime("%m-%d").unique())
+        grid = grid.reindex(columns=days).fillna(STATUS_ORDER.index("GREEN"))
+    else:
+        grid = grid.reindex(index=list(dict.fromkeys(rows[key])))
+    cmap, norm = _cmap()
+    ax.imshow(grid.to_numpy(dtype=float), aspect="auto", cmap=cmap, norm=norm, interpolation="nearest")
+    ax.set_yticks(range(len(grid.index)), grid.index)
+    step = max(1, len(grid.columns) // 15)
+    ax.set_xticks(range(0, len(grid.columns), step), list(grid.columns)[::step], rotation=45, ha="right")
+    ax.set_title(f"Daily status by {by}")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color=STATUS_COLORS[s], label=s) for s in STATUS_ORDER], loc="upper left",
+              bbox_to_anchor=(1.01, 1), fontsize=8, frameon=False)
+    return ax
+
+
+def status_summary(current: pd.DataFrame, ax=None):
+    """Horizontal bar per product coloured by its current status, annotated with the APIs that have issues."""
+    plt = _plt()
+    if ax is None:
+        _, ax = plt.subplots(figsize=(11, 3))
+    products = current[current["apiId"].isna()].reset_index(drop=True)
+    issues = current[current["apiId"].notna()].groupby("productId")["apiId"].apply(list).to_dict()
+    y = range(len(products))
+    ax.barh(list(y), [1] * len(products), color=[STATUS_COLORS[s] for s in products["status"].astype(str)])
+    for i, row in products.iterrows():
+        note = ", ".join(issues.get(row["productId"], []))
+        ax.text(0.02, i, f"{row['productId']}: {row['status']}" + (f"  ({note})" if note else ""), va="center",
+                color="white", fontsize=9, fontweight="bold")
+    ax.set_yticks([])
+    ax.set_xticks([])
+    updated = current.attrs.get("meta", {}).get("updatedAt")
+    ax.set_title("Current status" + (f" (updated {updated:%Y-%m-%d %H:%M} UTC)" if updated is not None else ""))
+    ax.invert_yaxis()
+    return ax
+
+
+def status_report(current: pd.DataFrame, history: pd.DataFrame, by: str = "product"):
+    """Figure with the current summary above the daily heatmap."""
+    plt = _plt()
+    fig, (top, bottom) = plt.subplots(2, 1, figsize=(11, 7), gridspec_kw={"height_ratios": [1, 1.3]})
+    status_summary(current, ax=top)
+    status_heatmap(history, by=by, ax=bottom)
+    fig.tight_layout()
+    return fig

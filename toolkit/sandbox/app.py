@@ -1,0 +1,102 @@
+"""The sandbox's state (:class:`Sandbox`) and its ASGI app (:func:`create_app`).
+
+Five hosts on one port: ``/auth``, ``/api``, ``/local``, ``/navi``, ``/status`` with the spec's paths beneath,
+plus the control API under ``/sandbox``. Areas plug in by name (:data:`AREAS`): each is a package
+``toolkit.sandbox.<area>`` with ``models.py`` (``SCHEMA``, ``Model(sandbox)`` with an optional ``seed(rng)``)
+and ``routes.py`` (``routes(sandbox) -> {host: [Route, ...]}``).
+"""
+from __future__ import annotations
+
+import importlib
+import os
+import random
+from pathlib import Path
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Mount, Router
+
+from .clock import DEFAULT_START, Clock
+from .store import Store
+from .web import SpecError, api_error, json_response
+
+__all__ = ["Sandbox", "create_app", "AREAS", "HOSTS", "SEED_VERSION"]
+
+AREAS = ("apps", "control", "utility", "identity")
+HOSTS = ("auth", "api", "local", "navi", "status")
+SEED_VERSION = 1
+
+
+def datasets_dir() -> Path:
+    env = os.environ.get("TOOLKIT_DATASETS")
+    return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
+
+
+class Sandbox:
+    """All state of one sandbox: store, clock, demo app, area models. Seeds a fresh store deterministically."""
+
+    def __init__(self, db: str = ":memory:", *, seed: int = 7, clock_start: str = DEFAULT_START,
+                 frozen: bool = False, base_url: str | None = None):
+        self.store = Store(db)
+        self.seed = int(self.store.get_meta("seed", seed))
+        self.clock = Clock(self.store, clock_start, frozen)
+        self.base_url = base_url
+        self.datasets = datasets_dir()
+        self.models: dict[str, object] = {}
+        for area in AREAS:
+            module = importlib.import_module(f"{__package__}.{area}.models")
+            if getattr(module, "SCHEMA", None):
+                self.store.script(module.SCHEMA)
+            self.models[area] = module.Model(self)
+        if self.store.get_meta("seeded") is None:
+            for area, model in self.models.items():
+                if hasattr(model, "seed"):
+                    model.seed(random.Random(f"{self.seed}:{area}"))
+            self.store.set_meta("seed", self.seed)
+            self.store.set_meta("seeded", SEED_VERSION)
+
+    @property
+    def apps(self):
+        return self.models["apps"]
+
+    def model(self, area: str):
+        return self.models[area]
+
+    def hosts(self) -> dict[str, str]:
+        base = (self.base_url or "").rstrip("/")
+        return {host: f"{base}/{host}" for host in HOSTS}
+
+    def config(self) -> dict:
+        """What ``toolkit sandbox --print-config`` prints."""
+        return {"hosts": self.hosts(), "app": self.apps.public_config()}
+
+
+async def _spec_error(request: Request, exc: SpecError) -> Response:
+    return exc.response()
+
+
+async def _not_found(request: Request, exc) -> Response:
+    return json_response({"msg": f"no such API: {request.method} {request.url.path}", "code": -404}, 404)
+
+
+async def _bad_method(request: Request, exc) -> Response:
+    return json_response({"msg": f"method {request.method} not allowed here", "code": -405}, 405)
+
+
+async def _internal(request: Request, exc: Exception) -> Response:
+    err = api_error(500, -1, f"internal error of the sandbox: {type(exc).__name__}")
+    return err.response()
+
+
+def create_app(sandbox: Sandbox) -> Starlette:
+    per_host: dict[str, list] = {host: [] for host in (*HOSTS, "sandbox")}
+    for area in AREAS:
+        module = importlib.import_module(f"{__package__}.{area}.routes")
+        for host, routes in module.routes(sandbox).items():
+            per_host[host].extend(routes)
+    mounts = [Mount(f"/{host}", app=Router(routes=routes)) for host, routes in per_host.items()]
+    handlers = {SpecError: _spec_error, 404: _not_found, 405: _bad_method, Exception: _internal}
+    app = Starlette(routes=mounts, exception_handlers=handlers)
+    app.state.sandbox = sandbox
+    return app

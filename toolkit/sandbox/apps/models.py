@@ -1,0 +1,158 @@
+"""Apps, their keys, demo users and API quotas: the core state every area builds on.
+
+The demo app (``app_id`` 100001) has the four key kinds of the spec — native app key, REST API key,
+JavaScript key, admin key (the primary admin key) — plus a client secret, redirect URIs and webhook URLs.
+Keys are derived from the sandbox seed, so a sandbox with the same seed has the same keys.
+
+Demo users are fictional (``datasets/users/demo_users.json``).
+
+Quotas: the real platform's quotas are per app and per day; the sandbox counts calls per app, API id and
+sandbox day (UTC) and answers HTTP 400 ``{"code": -10, "msg": "API limit has been exceeded."}`` past the limit.
+Limits are unset (unlimited) until set through the control API.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+
+from ..web import api_error
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS apps (
+    app_id TEXT PRIMARY KEY, name TEXT NOT NULL, client_secret TEXT NOT NULL,
+    client_secret_required INTEGER NOT NULL DEFAULT 1, auto_link INTEGER NOT NULL DEFAULT 1,
+    redirect_uris TEXT NOT NULL, logout_redirect_uris TEXT NOT NULL, web_domains TEXT NOT NULL,
+    webhooks TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS app_keys (
+    key TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(app_id), kind TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS users (
+    id INTEGER PRIMARY KEY, email TEXT UNIQUE NOT NULL, password TEXT NOT NULL, nickname TEXT NOT NULL,
+    name TEXT, gender TEXT, birthyear TEXT, birthday TEXT, birthday_type TEXT, phone_number TEXT,
+    profile_image_url TEXT, thumbnail_image_url TEXT, is_talk_user INTEGER NOT NULL DEFAULT 1,
+    is_story_user INTEGER NOT NULL DEFAULT 1, disabled INTEGER NOT NULL DEFAULT 0, created_at INTEGER NOT NULL,
+    attrs TEXT NOT NULL DEFAULT '{}'
+);
+CREATE TABLE IF NOT EXISTS quotas (app_id TEXT NOT NULL, api TEXT NOT NULL, daily_limit INTEGER NOT NULL,
+    PRIMARY KEY (app_id, api));
+CREATE TABLE IF NOT EXISTS quota_use (app_id TEXT NOT NULL, api TEXT NOT NULL, day TEXT NOT NULL,
+    used INTEGER NOT NULL, PRIMARY KEY (app_id, api, day));
+"""
+
+DEMO_APP_ID = "100001"
+KEY_KINDS = ("native_app", "rest_api", "javascript", "admin")
+
+
+def _derive(seed: int, label: str) -> str:
+    return hashlib.sha256(f"toolkit-sandbox:{seed}:{label}".encode()).hexdigest()[:32]
+
+
+class Model:
+    def __init__(self, sandbox):
+        self.sandbox = sandbox
+        self.store = sandbox.store
+
+    # ------------------------------------------------------------------ seeding
+    def seed(self, rng) -> None:
+        seed = self.sandbox.seed
+        with self.store.tx() as db:
+            db.execute(
+                "INSERT INTO apps (app_id, name, client_secret, redirect_uris, logout_redirect_uris, web_domains)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                (DEMO_APP_ID, "Sandbox Demo App", _derive(seed, "client_secret"),
+                 json.dumps(["http://localhost:8765/callback", "{sandbox}/sandbox/callback"]),
+                 json.dumps(["http://localhost:8765/logout", "{sandbox}/sandbox/logged-out"]),
+                 json.dumps(["http://localhost:8765", "{sandbox}"])))
+            for kind in KEY_KINDS:
+                db.execute("INSERT INTO app_keys (key, app_id, kind) VALUES (?, ?, ?)",
+                           (_derive(seed, kind), DEMO_APP_ID, kind))
+            users = json.loads((self.sandbox.datasets / "users" / "demo_users.json").read_text("utf-8"))
+            now = self.sandbox.clock.unix()
+            for u in users:
+                extra = {k: v for k, v in u.items() if k not in _USER_COLUMNS}
+                db.execute(
+                    "INSERT INTO users (id, email, password, nickname, name, gender, birthyear, birthday,"
+                    " birthday_type, phone_number, profile_image_url, thumbnail_image_url, is_talk_user,"
+                    " is_story_user, created_at, attrs) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (u["id"], u["email"], u["password"], u["nickname"], u.get("name"), u.get("gender"),
+                     u.get("birthyear"), u.get("birthday"), u.get("birthday_type", "SOLAR"), u.get("phone_number"),
+                     u.get("profile_image_url"), u.get("thumbnail_image_url"), int(u.get("is_talk_user", True)),
+                     int(u.get("is_story_user", True)), now - 86400 * 400, json.dumps(extra, ensure_ascii=False)))
+
+    # ------------------------------------------------------------------ apps and keys
+    def _expand(self, value: str) -> str:
+        return value.replace("{sandbox}", self.sandbox.base_url or "http://127.0.0.1")
+
+    def app(self, app_id: str = DEMO_APP_ID) -> dict | None:
+        row = self.store.one("SELECT * FROM apps WHERE app_id = ?", app_id)
+        if row is None:
+            return None
+        app = dict(row)
+        for col in ("redirect_uris", "logout_redirect_uris", "web_domains"):
+            app[col] = [self._expand(v) for v in json.loads(app[col])]
+        app["webhooks"] = json.loads(app["webhooks"])
+        app["keys"] = {r["kind"]: r["key"] for r in self.store.all("SELECT * FROM app_keys WHERE app_id = ?", app_id)}
+        return app
+
+    def find_key(self, key: str) -> tuple[dict, str] | None:
+        row = self.store.one("SELECT app_id, kind FROM app_keys WHERE key = ?", key)
+        if row is None:
+            return None
+        return self.app(row["app_id"]), row["kind"]
+
+    def public_config(self, app_id: str = DEMO_APP_ID) -> dict:
+        """The demo app as ``toolkit sandbox --print-config`` shows it."""
+        app = self.app(app_id)
+        keys = app["keys"]
+        return {
+            "app_id": app["app_id"], "name": app["name"], "rest_api_key": keys["rest_api"],
+            "admin_key": keys["admin"], "native_app_key": keys["native_app"], "javascript_key": keys["javascript"],
+            "client_secret": app["client_secret"], "client_secret_required": bool(app["client_secret_required"]),
+            "redirect_uris": app["redirect_uris"], "logout_redirect_uris": app["logout_redirect_uris"],
+            "web_domains": app["web_domains"], "webhooks": app["webhooks"],
+        }
+
+    def set_webhooks(self, app_id: str, **urls) -> dict:
+        app = self.app(app_id)
+        hooks = {**app["webhooks"], **{k: v for k, v in urls.items()}}
+        hooks = {k: v for k, v in hooks.items() if v}
+        self.store.execute("UPDATE apps SET webhooks = ? WHERE app_id = ?", json.dumps(hooks), app_id)
+        return hooks
+
+    # ------------------------------------------------------------------ users
+    def user(self, user_id: int) -> dict | None:
+        row = self.store.one("SELECT * FROM users WHERE id = ?", int(user_id))
+        if row is None:
+            return None
+        user = dict(row)
+        user.update(json.loads(user.pop("attrs")))
+        return user
+
+    def users(self) -> list[dict]:
+        return [self.user(r["id"]) for r in self.store.all("SELECT id FROM users ORDER BY id")]
+
+    # ------------------------------------------------------------------ quotas
+    def set_quota(self, app_id: str, api: str, limit: int | None) -> None:
+        if limit is None:
+            self.store.execute("DELETE FROM quotas WHERE app_id = ? AND api = ?", app_id, api)
+        else:
+            self.store.execute("INSERT INTO quotas VALUES (?, ?, ?) ON CONFLICT(app_id, api) DO UPDATE SET"
+                               " daily_limit = excluded.daily_limit", app_id, api, int(limit))
+
+    def charge(self, app_id: str, api: str) -> None:
+        """Count one call of ``api``; raise the -10 quota error when the app's daily limit is used up."""
+        day = self.sandbox.clock.now().date().isoformat()
+        with self.store.tx() as db:
+            limit = db.execute("SELECT daily_limit FROM quotas WHERE app_id = ? AND api = ?", (app_id, api)).fetchone()
+            row = db.execute("SELECT used FROM quota_use WHERE app_id = ? AND api = ? AND day = ?",
+                             (app_id, api, day)).fetchone()
+            used = row["used"] if row else 0
+            if limit is not None and used >= limit["daily_limit"]:
+                raise api_error(400, -10, "API limit has been exceeded.")
+            db.execute("INSERT INTO quota_use VALUES (?, ?, ?, 1) ON CONFLICT(app_id, api, day) DO UPDATE SET"
+                       " used = used + 1", (app_id, api, day))
+
+
+_USER_COLUMNS = {"id", "email", "password", "nickname", "name", "gender", "birthyear", "birthday", "birthday_type",
+                 "phone_number", "profile_image_url", "thumbnail_image_url", "is_talk_user", "is_story_user"}

@@ -1,0 +1,178 @@
+"""HTTP helpers shared by the sandbox routes: answers in the spec's shapes, parameter parsing with bounds,
+app-key checks and quotas.
+
+A handler raises :class:`SpecError` (built by :func:`api_error` or :func:`oauth_error`); the app renders it
+in the spec's shape with ``Content-Type: application/json;charset=UTF-8``.
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable, Mapping, Sequence
+
+from starlette.requests import Request
+from starlette.responses import Response
+
+__all__ = [
+    "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "Params", "sandbox_of",
+]
+
+JSON_TYPE = "application/json;charset=UTF-8"
+
+
+class SpecError(Exception):
+    """An error answer in one of the spec's shapes."""
+
+    def __init__(self, status: int, body: Mapping[str, Any], headers: Mapping[str, str] | None = None):
+        super().__init__(f"{status} {body}")
+        self.status, self.body, self.headers = status, dict(body), dict(headers or {})
+
+    def response(self) -> Response:
+        return json_response(self.body, self.status, self.headers)
+
+
+def api_error(status: int, code: int, msg: str, headers: Mapping[str, str] | None = None) -> SpecError:
+    """Shape 1: ``{"msg": ..., "code": -N}``."""
+    return SpecError(status, {"msg": msg, "code": code}, headers)
+
+
+def oauth_error(status: int, error: str, description: str, error_code: str | None = None) -> SpecError:
+    """Shape 2: ``{"error", "error_description", "error_code"}``."""
+    body = {"error": error, "error_description": description}
+    if error_code:
+        body["error_code"] = error_code
+    return SpecError(status, body)
+
+
+def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
+    return Response(body, status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
+
+
+def sandbox_of(request: Request):
+    return request.app.state.sandbox
+
+
+async def read_fields(request: Request) -> dict[str, str]:
+    """Query fields merged with a form body (POST); repeated keys keep their last value."""
+    fields = dict(request.query_params)
+    if request.method in ("POST", "PUT", "DELETE"):
+        ctype = request.headers.get("content-type", "")
+        if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):
+            form = await request.form()
+            fields.update({k: v for k, v in form.items() if isinstance(v, str)})
+    return fields
+
+
+class Params:
+    """Typed access to request fields; every violation is a 400 ``{code: -2}`` naming the field and bound.
+
+    >>> p = Params({"page": "3", "size": "99"})
+    >>> p.int("page", 1, lo=1, hi=45)
+    3
+    >>> p.int("size", 10, lo=1, hi=30)
+    Traceback (most recent call last):
+    ...
+    toolkit.sandbox.web.SpecError: 400 {'msg': 'size must be between 1 and 30', 'code': -2}
+    """
+
+    def __init__(self, fields: Mapping[str, str]):
+        self.fields = dict(fields)
+
+    def _bad(self, msg: str) -> SpecError:
+        return api_error(400, -2, msg)
+
+    def has(self, name: str) -> bool:
+        return self.fields.get(name) not in (None, "")
+
+    def str(self, name: str, default: str | None = None, *, required: bool = False) -> str | None:
+        value = self.fields.get(name)
+        if value in (None, ""):
+            if required:
+                raise self._bad(f"{name} is required")
+            return default
+        return value
+
+    def int(self, name: str, default: int | None = None, *, lo: int | None = None, hi: int | None = None,
+            required: bool = False) -> int | None:
+        raw = self.str(name, required=required)
+        if raw is None:
+            return default
+        try:
+            value = int(raw)
+        except ValueError:
+            raise self._bad(f"{name} must be an integer") from None
+        if (lo is not None and value < lo) or (hi is not None and value > hi):
+            raise self._bad(f"{name} must be between {lo} and {hi}")
+        return value
+
+    def float(self, name: str, default: float | None = None, *, required: bool = False) -> float | None:
+        raw = self.str(name, required=required)
+        if raw is None:
+            return default
+        try:
+            value = float(raw)
+        except ValueError:
+            raise self._bad(f"{name} must be a number") from None
+        if value != value or value in (float("inf"), float("-inf")):
+            raise self._bad(f"{name} must be a finite number")
+        return value
+
+    def bool(self, name: str, default: bool = False) -> bool:
+        raw = self.str(name)
+        if raw is None:
+            return default
+        if raw.lower() in ("true", "1"):
+            return True
+        if raw.lower() in ("false", "0"):
+            return False
+        raise self._bad(f"{name} must be true or false")
+
+    def enum(self, name: str, choices: Sequence[str], default: str | None = None, *, required: bool = False,
+             case: bool = True) -> str | None:
+        raw = self.str(name, required=required)
+        if raw is None:
+            return default
+        match = next((c for c in choices if (c == raw if case else c.lower() == raw.lower())), None)
+        if match is None:
+            raise self._bad(f"{name} must be one of {', '.join(choices)}")
+        return match
+
+    def list(self, name: str, *, required: bool = False, allow_comma: bool = True) -> list[str] | None:
+        """A ``String[]`` field: the text of a JSON array (the spec's rule), or comma-separated when allowed."""
+        raw = self.str(name, required=required)
+        if raw is None:
+            return None
+        text = raw.strip()
+        if text.startswith("["):
+            try:
+                value = json.loads(text)
+            except ValueError:
+                raise self._bad(f"{name} must be the text of a JSON array") from None
+            if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):
+                raise self._bad(f"{name} must be a JSON array of strings")
+            return [str(v) for v in value]
+        if not allow_comma:
+            raise self._bad(f"{name} must be the text of a JSON array")
+        return [part.strip() for part in text.split(",") if part.strip()]
+
+    def csv(self, name: str) -> list[str] | None:
+        raw = self.str(name)
+        return None if raw is None else [p.strip() for p in raw.split(",") if p.strip()]
+
+
+def require_app_key(request: Request, kinds: Iterable[str] = ("rest_api",)):
+    """Check ``Authorization: ServiceAK <key>`` against the registered app keys; return (app row, key kind).
+
+    Missing or unknown key: HTTP 401 ``{code: -401}``; a key of the wrong kind: HTTP 401 ``{code: -401}`` too
+    (the real platform answers an app-key error the same way whatever the cause).
+    """
+    sandbox = sandbox_of(request)
+    header = request.headers.get("authorization", "")
+    scheme, _, key = header.partition(" ")
+    if scheme != "ServiceAK" or not key.strip():
+        raise api_error(401, -401, "this API needs Authorization: ServiceAK <app key>",
+                        {"WWW-Authenticate": "ServiceAK"})
+    found = sandbox.apps.find_key(key.strip())
+    if found is None or found[1] not in tuple(kinds):
+        raise api_error(401, -401, "invalid app key for this API", {"WWW-Authenticate": "ServiceAK"})
+    return found

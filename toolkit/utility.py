@@ -1,0 +1,197 @@
+"""Utility endpoints (location.md §4.12–4.14): the IP lists and the API status, as DataFrames.
+
+>>> tk = toolkit.connect()                         # doctest: +SKIP
+>>> tk.status.current()                             # one row per product, plus one per API issue
+>>> tk.status.history(days=14, product="local")     # one row per day × product (× API issue)
+>>> tk.status.report()                              # matplotlib figure: heatmap + current summary
+>>> tk.system.ips(rule_type="outbound")             # one row per service × CIDR block
+"""
+from __future__ import annotations
+
+import warnings
+from datetime import date, datetime, timedelta
+from typing import Iterable
+
+from .area import Area, Call, endpoint
+from .errors import ParameterError
+from .http import NO_AUTH
+
+__all__ = ["StatusArea", "SystemArea", "StatusWarning", "PRODUCTS", "STATUS_ORDER"]
+
+PRODUCTS = ("login", "social", "message", "local", "navi", "channel", "search")
+from .frames import STATUS_ORDER  # noqa: E402  (re-exported)
+
+STATUS_COLUMNS = ["productId", "productName", "apiId", "apiName", "status"]
+
+
+class StatusWarning(UserWarning):
+    """The status API ignored product or API ids it does not know (its ``warning`` member)."""
+
+
+def _ids(value: str | Iterable[str] | None, name: str) -> str | None:
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    items = [part.strip() for item in items for part in str(item).split(",") if part.strip()]
+    if not items:
+        raise ParameterError(name, "give at least one id, or None for all")
+    return ",".join(items)
+
+
+def _lang(lang: str) -> str:
+    if lang not in ("ko", "en"):
+        raise ParameterError("lang", "must be 'ko' or 'en'", lang)
+    return lang
+
+
+def _rows(statuses: list[dict]) -> list[dict]:
+    """One row per product (apiId empty) and one per API issue of that product."""
+    rows = []
+    for st in statuses:
+        rows.append({"productId": st["productId"], "productName": st.get("productName"), "apiId": None,
+                     "apiName": None, "status": st["status"]})
+        for issue in st.get("issues") or []:
+            rows.append({"productId": st["productId"], "productName": st.get("productName"),
+                         "apiId": issue["apiId"], "apiName": issue.get("apiName"), "status": issue["status"]})
+    return rows
+
+
+def _warn(warning: dict | None):
+    if warning:
+        parts = [f"{k}: {', '.join(v)}" for k, v in warning.items()]
+        warnings.warn("the status API ignored " + "; ".join(parts), StatusWarning, stacklevel=4)
+
+
+def _as_date(value, name: str) -> str | None:
+    if value is None:
+        return None
+    if isinstance(value, datetime):
+        value = value.date()
+    if isinstance(value, date):
+        return value.isoformat()
+    try:
+        return datetime.strptime(str(value), "%Y-%m-%d").date().isoformat()
+    except ValueError:
+        raise ParameterError(name, "must be a date (yyyy-MM-dd)", value) from None
+
+
+class StatusArea(Area):
+    """API status: ``GET {status_url}/api/health/current`` and ``/api/health/history`` (no credential)."""
+
+    @endpoint
+    def current(self, product=None, api=None, lang: str = "ko", *, raw: bool = False):
+        """Current status: one row per product (``apiId`` empty) and one per API with an issue.
+
+        ``status`` is an ordered categorical (UNKNOWN < GREEN < MAINTENANCE < YELLOW < RED);
+        ``updatedAt`` (tz-aware UTC) and the raw ``warning`` are in ``df.attrs["meta"]``. Unknown ids raise a
+        :class:`StatusWarning` (the service answers 200 and ignores them).
+
+        >>> tk.status.current(product=["navi", "local"], lang="en")     # doctest: +SKIP
+        """
+        params = {"product": _ids(product, "product"), "api": _ids(api, "api"), "lang": _lang(lang)}
+
+        def parse(body, response):
+            if raw:
+                return body
+            from .frames import frame, to_utc
+
+            _warn(body.get("warning"))
+            df = frame(_rows(body.get("statuses", [])), columns=STATUS_COLUMNS,
+                       categories={"status": STATUS_ORDER},
+                       meta={"updatedAt": to_utc(body.get("updatedAt")), "warning": body.get("warning")})
+            df["updatedAt"] = df.attrs["meta"]["updatedAt"]
+            return df
+
+        return Call("GET", "status", "/api/health/current", NO_AUTH, params=params, parse=parse,
+                    name="status.current")
+
+    @endpoint
+    def history(self, start=None, end=None, *, days: int | None = None, product=None, api=None, lang: str = "ko",
+                raw: bool = False):
+        """Daily status: one row per day × product, plus one per API with an issue that day.
+
+        ``start``/``end`` are dates (``yyyy-MM-dd``, ``date`` or ``datetime``); ``days=N`` asks for the last N days
+        instead (the service keeps at most 30 days before today). ``date`` is a tz-aware UTC datetime.
+
+        >>> tk.status.history(days=7, product="navi")               # doctest: +SKIP
+        """
+        if days is not None:
+            if start is not None:
+                raise ParameterError("days", "give either days or start, not both", days)
+            if not isinstance(days, int) or not 1 <= days <= 31:
+                raise ParameterError("days", "must be 1 to 31 (the service keeps 30 days before today)", days)
+        params = {"start": _as_date(start, "start"), "end": _as_date(end, "end"), "product": _ids(product, "product"),
+                  "api": _ids(api, "api"), "lang": _lang(lang)}
+
+        def parse(body, response):
+            if raw:
+                return body
+            import json
+
+            from .frames import frame, to_utc
+
+            warning = response.headers.get("x-status-warning")
+            warning = json.loads(warning) if warning else None
+            _warn(warning)
+            rows = [dict(row, date=entry["date"]) for entry in body for row in _rows(entry["statuses"])]
+            df = frame(rows, columns=["date", *STATUS_COLUMNS], categories={"status": STATUS_ORDER},
+                       meta={"warning": warning})
+            df["date"] = to_utc(df["date"])
+            if days is not None and len(df):
+                df = df[df["date"] > df["date"].max() - timedelta(days=days)].reset_index(drop=True)
+            return df
+
+        return Call("GET", "status", "/api/health/history", NO_AUTH, params=params, parse=parse,
+                    name="status.history")
+
+    def report(self, days: int = 30, *, by: str = "product", product=None, lang: str = "en"):
+        """A matplotlib figure: a status heatmap (products or APIs × days) and the current status summary.
+
+        Synchronous clients only (it makes two calls and draws).
+
+        >>> fig = tk.status.report(days=14)                          # doctest: +SKIP
+        """
+        if self._client._async:
+            raise TypeError("report() draws a figure: use a synchronous client (toolkit.connect())")
+        from .plots import status_report
+
+        return status_report(self.current(product=product, lang=lang),
+                             self.history(days=days, product=product, lang=lang), by=by)
+
+
+class SystemArea(Area):
+    """``GET {api_url}/v1/system/ips``: the IP lists the service uses (inbound) and serves from (outbound)."""
+
+    @endpoint
+    def ips(self, rule_type: str | None = None, *, raw: bool = False):
+        """One row per service × CIDR block, with ``rule_type``, ``ports`` and the scheduled changes.
+
+        ``kind`` says whether the row is a current block (``current``), a scheduled ``addition`` or a
+        scheduled ``exclusion`` (``change_date`` gives its date). ``updatedDate`` is in ``df.attrs["meta"]``.
+
+        >>> tk.system.ips(rule_type="inbound")                        # doctest: +SKIP
+        """
+        if rule_type not in (None, "inbound", "outbound"):
+            raise ParameterError("rule_type", "must be 'inbound', 'outbound' or None (both)", rule_type)
+
+        def parse(body, response):
+            if raw:
+                return body
+            from .frames import frame, to_utc
+
+            rows = []
+            for kind in ("inbound", "outbound"):
+                for entry in body.get(kind) or []:
+                    base = {"rule_type": kind, "service": entry["service"], "ports": list(entry.get("ports", [])),
+                            "updatedDate": entry.get("updatedDate")}
+                    rows += [dict(base, ip=ip, kind="current", change_date=None) for ip in entry.get("ips", [])]
+                    for change in ("addition", "exclusion"):
+                        if entry.get(change):
+                            rows += [dict(base, ip=ip, kind=change, change_date=entry[change].get("date"))
+                                     for ip in entry[change].get("ips", [])]
+            df = frame(rows, columns=["rule_type", "service", "ip", "kind", "ports", "change_date", "updatedDate"],
+                       datetimes=["change_date", "updatedDate"], meta={"updatedDate": body.get("updatedDate")})
+            return df
+
+        return Call("GET", "api", "/v1/system/ips", self._client.rest_auth(), params={"rule_type": rule_type},
+                    parse=parse, name="system.ips")
