@@ -26,6 +26,13 @@ __all__ = ["Client", "AsyncClient", "connect", "connect_async", "ConfigurationEr
 AREAS: dict[str, str] = {
     "status": "toolkit.utility:StatusArea",
     "system": "toolkit.utility:SystemArea",
+    "oauth": "toolkit.oauth:OAuthArea",
+    "user": "toolkit.user:UserArea",
+    "story": "toolkit.story:StoryArea",
+    "talk": "toolkit.talk:TalkArea",
+    "channel": "toolkit.channel:ChannelArea",
+    "local": "toolkit.local:LocalArea",
+    "navi": "toolkit.navi:NaviArea",
 }
 
 

@@ -1,0 +1,53 @@
+"""Shared fixtures: a sandbox served on 127.0.0.1 for the whole session, a fresh one per test when state
+matters, and clients bound to them. Every server started here is stopped by the fixture."""
+from __future__ import annotations
+
+import pytest
+
+import toolkit
+from toolkit.client import AsyncClient, Client, SandboxHandle
+from toolkit.config import Config, Credentials, Hosts
+from toolkit.sandbox.server import SandboxServer
+
+
+def client_for(server: SandboxServer, cls=Client, **config) -> Client:
+    app = server.app_config()
+    cfg = Config(hosts=Hosts(**server.hosts()), credentials=Credentials(
+        rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
+        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app), **config)
+    return cls(cfg, sandbox=SandboxHandle(server.base_url, server))
+
+
+@pytest.fixture(scope="session")
+def sandbox_server():
+    """One sandbox for the session (state may be shared between tests: do not depend on untouched state)."""
+    server = SandboxServer(port=0).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def fresh_server():
+    """A new sandbox for one test (clean state, same seed)."""
+    server = SandboxServer(port=0, frozen=True).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def tk(sandbox_server) -> Client:
+    client = client_for(sandbox_server)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def fresh_tk(fresh_server) -> Client:
+    client = client_for(fresh_server)
+    yield client
+    client.close()
+
+
+@pytest.fixture
+def app_keys(sandbox_server) -> dict:
+    return sandbox_server.app_config()
