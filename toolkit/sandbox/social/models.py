@@ -1,6 +1,0 @@
-SCHEMA = ""
-
-
-class Model:
-    def __init__(self, sandbox):
-        self.sandbox = sandbox
