@@ -1,0 +1,6 @@
+SCHEMA = ""
+
+
+class Model:
+    def __init__(self, sandbox):
+        self.sandbox = sandbox

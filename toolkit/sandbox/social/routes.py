@@ -1,0 +1,2 @@
+def routes(sandbox):
+    return {}
