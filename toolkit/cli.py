@@ -59,12 +59,22 @@ def cmd_sandbox(args) -> int:
     return 0
 
 
+def lab_command(notebooks: str | Path, extra: list[str] = ()) -> list[str]:
+    """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder)."""
+    return [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={Path(notebooks).resolve()}",
+            "--ip=127.0.0.1", *extra]
+
+
 def cmd_lab(args) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("jupyterlab") is None:
+        print("toolkit lab needs JupyterLab: pip install -e '.[lab]'", file=sys.stderr)
+        return 2
     server = _server(args).start()
     env = {**os.environ, **sandbox_env(server.config())}
-    notebooks = Path(args.notebooks).resolve()
-    print(f"sandbox on {server.base_url}; starting JupyterLab on {notebooks}", flush=True)
-    cmd = [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={notebooks}", "--ip=127.0.0.1", *args.lab_args]
+    cmd = lab_command(args.notebooks, args.lab_args)
+    print(f"sandbox on {server.base_url}; starting JupyterLab on {Path(args.notebooks).resolve()}", flush=True)
     try:
         return subprocess.call(cmd, env=env)
     except KeyboardInterrupt:
