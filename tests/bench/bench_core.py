@@ -73,7 +73,7 @@ def main(argv=None) -> int:
 
     print(f"{'benchmark':<58}{'A (s)':>10}{'B (s)':>10}{'A/B':>8}")
     for name, a, b in rows:
-        print(f"{name:<58}{a:>10.4f}{b:>10.4f}{a / b:>8.2f}")
+        print(f"{name:<58}{a:>10.4f}{b:>10.4f}{a / b:>8.3g}")
     return 0
 
 
