@@ -33,7 +33,9 @@ class SandboxServer:
 
     # ------------------------------------------------------------------ lifecycle
     def _bind(self) -> socket.socket:
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        # proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets only then (else every
+        # answer waits ~40 ms for a delayed ACK).
+        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((self.host, self.requested_port))
         sock.set_inheritable(True)
