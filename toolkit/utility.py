@@ -78,7 +78,7 @@ def _as_date(value, name: str) -> str | None:
 class StatusArea(Area):
     """API status: ``GET {status_url}/api/health/current`` and ``/api/health/history`` (no credential)."""
 
-    @endpoint
+    @endpoint("GET", "status", "/api/health/current")
     def current(self, product=None, api=None, lang: str = "ko", *, raw: bool = False):
         """Current status: one row per product (``apiId`` empty) and one per API with an issue.
 
@@ -105,7 +105,7 @@ class StatusArea(Area):
         return Call("GET", "status", "/api/health/current", NO_AUTH, params=params, parse=parse,
                     name="status.current")
 
-    @endpoint
+    @endpoint("GET", "status", "/api/health/history")
     def history(self, start=None, end=None, *, days: int | None = None, product=None, api=None, lang: str = "ko",
                 raw: bool = False):
         """Daily status: one row per day × product, plus one per API with an issue that day.
@@ -162,7 +162,7 @@ class StatusArea(Area):
 class SystemArea(Area):
     """``GET {api_url}/v1/system/ips``: the IP lists the service uses (inbound) and serves from (outbound)."""
 
-    @endpoint
+    @endpoint("GET", "api", "/v1/system/ips")
     def ips(self, rule_type: str | None = None, *, raw: bool = False):
         """One row per service × CIDR block, with ``rule_type``, ``ports`` and the scheduled changes.
 
