@@ -96,3 +96,14 @@ def test_unknown_paths_and_methods_answer_in_the_spec_shape(sandbox_server):
     assert r.status_code == 404 and set(r.json()) == {"msg", "code"}
     r = httpx.delete(sandbox_server.hosts()["status"] + "/api/health/current")
     assert r.status_code == 405 and set(r.json()) == {"msg", "code"}
+
+
+@pytest.mark.parametrize("module", ["toolkit.area", "toolkit.secrets", "toolkit.errors", "toolkit.frames",
+                                    "toolkit.http", "toolkit.sandbox.store", "toolkit.sandbox.clock",
+                                    "toolkit.sandbox.web", "toolkit.config"])
+def test_docstring_examples_of_the_core_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0
