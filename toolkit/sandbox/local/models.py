@@ -1,6 +1,509 @@
+"""Local area of the sandbox: address search, coordinate to region/address, place search (location.md §4.1–4.6)
+on a real-data world: Busan legal-dong polygons, the official code tables and 37,385 real businesses of four
+districts (see ``datasets/README.md``).
+
+The world is read-only and held in memory. It is loaded on the first local request (not at sandbox start, so
+``toolkit.connect()`` stays fast), under a lock; :meth:`Model.world` forces the load.
+
+Choices where the spec is silent, written down here:
+
+* **Address search.** The query is split on spaces. Leading region words are consumed (``부산``/``부산시``/
+  ``부산광역시``, a district, a legal dong, a 리); what follows is either a road name (a word of the road
+  table, e.g. ``중앙대로``) with an optional building number ``N`` or ``N-M`` (``ROAD`` / ``ROAD_ADDR``), or,
+  after a dong, a lot number ``N``, ``N-M``, ``산 N`` or ``산N-M`` (``REGION_ADDR``). Region words alone give
+  ``REGION`` documents (the deepest region named; all regions of that name when it is ambiguous).
+  ``analyze_type=exact``: numbers must match exactly (a missing sub-number means "none") and every word must
+  be understood. ``similar`` (default): a number ``N`` also matches ``N-*`` (exact match first), a lot or
+  building number that does not exist falls back to all lots/buildings with the same main number, and words
+  that are not understood are matched as a substring of the building name in the regions named.
+  Order: exact hits first, then by code and numbers. Documents of every kind have ``address`` and
+  ``road_address`` keys (``null`` when they do not apply, as on the real platform): ``REGION`` documents have
+  a land-lot ``address`` with empty numbers and the region's centre, ``ROAD`` documents a ``road_address``
+  with empty building numbers and the median point of the road's addresses.
+  ``pageable_count`` = min(total_count, 45 × size); a page past the end is empty with ``is_end: true``.
+* **Regions (coord2regioncode).** B: the legal-dong polygon containing the point (a 리 inside an 읍/면 first),
+  else the nearest one within 30 m (the polygons are simplified and leave gaps up to ~20 m). H: the
+  administrative dong of the nearest address within 200 m that lies in the same legal dong, else the first
+  active crosswalk row of the legal dong (lowest code). Documents come B first, then H; ``x``/``y`` are the
+  region's centre (B: a point inside the polygon; H: mean of its addresses, else its B centre), in
+  ``output_coord``. ``region_4depth_name`` is present only for a B 리. A point in the city's bounding box but
+  in no polygon is **sea**: one B and one H document with ``address_name`` ``""``, ``code`` ``""`` and the
+  region names omitted. A point outside the city's bounding box is outside the sandbox world:
+  ``total_count`` 0 and no documents.
+* **coord2address.** The nearest known address within 30 m gives ``address`` and ``road_address``. Else,
+  on land, ``address`` names only the legal dong (empty numbers) and ``road_address`` is ``null``; at sea or
+  outside the world ``total_count`` is 0. ``zip_code`` (deprecated) is ``""``.
+* **Keyword search.** Region words at the start or end of the query are recognised (district, legal or
+  administrative dong, ``부산``); ``same_name.region`` lists every region they can name (full names),
+  ``selected_region`` is the first one, ``keyword`` the rest. With no region word: ``region: []``,
+  ``selected_region: ""``. A place matches when every keyword word occurs (case-insensitive, spaces ignored)
+  in its name, category name or category group name. Accuracy order: name equal, name starts with, name
+  contains, category only; ties by distance (when a centre is given), then id. The centre/rect rule: keyword
+  search accepts neither (the real platform's behaviour: they narrow the search only when given); ``radius``
+  needs ``x`` and ``y``; ``x`` and ``y`` go together; ``sort=distance`` needs ``x`` and ``y``. Category
+  search needs ``x``, ``y`` and ``radius``, or ``rect`` (-2 otherwise). With both, both filter. ``x``/``y``
+  without ``radius`` only set the centre used for ``distance`` and ``sort=distance``.
+  ``pageable_count`` = min(total_count, 45) (the real platform shows at most 45 places per query).
+  ``place_url`` is ``https://place.sandbox.invalid/<id>`` (no details pages in the sandbox). ``phone`` is
+  empty (the source data has none). Category groups without data (PS3, SC4, PK6, SW8, BK9, CT1, PO3, AT4)
+  are valid codes that find nothing.
+* Errors: a missing or malformed parameter, or a bound broken, is HTTP 400 ``{code: -2}``.
+"""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+import math
+import re
+import threading
+from collections import defaultdict
+from statistics import median
+
+from .coords import transform
+
 SCHEMA = ""
+
+ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
+CATEGORY_GROUPS = {
+    "MT1": "대형마트", "CS2": "편의점", "PS3": "어린이집, 유치원", "SC4": "학교", "AC5": "학원", "PK6": "주차장",
+    "OL7": "주유소, 충전소", "SW8": "지하철역", "BK9": "은행", "CT1": "문화시설", "AG2": "중개업소", "PO3": "공공기관",
+    "AT4": "관광명소", "AD5": "숙박", "FD6": "음식점", "CE7": "카페", "HP8": "병원", "PM9": "약국",
+}
+SIDO_ALIASES = ("부산광역시", "부산시", "부산")
+NEAR_REGION_M = 30.0
+NEAR_ADDRESS_M = 30.0
+H_FROM_ADDRESS_M = 200.0
+PLACE_URL = "https://place.sandbox.invalid/"
+_NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
+
+
+def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
+    """Metres between two WGS84 points."""
+    p1, p2 = math.radians(y1), math.radians(y2)
+    dp, dl = p2 - p1, math.radians(x2 - x1)
+    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
+    return 2 * 6371008.8 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def _fmt(v: float) -> str:
+    return f"{v:.7f}".rstrip("0").rstrip(".") if v == v else ""
+
+
+def _read_csv(path, gz=False):
+    raw = gzip.decompress(path.read_bytes()).decode("utf-8") if gz else path.read_text("utf-8")
+    return list(csv.DictReader(io.StringIO(raw)))
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"\s+", "", text).lower()
+
+
+class World:
+    """The loaded data and its indexes (read-only)."""
+
+    def __init__(self, root):
+        from shapely import STRtree
+        from shapely.geometry import shape
+
+        self.bbox = json.loads((root / "summary.json").read_text("utf-8"))["bbox_city"]
+        # ---------------------------------------------------------------- legal regions and polygons
+        gj = json.loads((root / "regions_b.geojson").read_text("utf-8"))
+        self.regions = {}        # code -> props (+ x, y centre)
+        self.polys = {"emd": [], "ri": []}
+        for feat in gj["features"]:
+            props = dict(feat["properties"])
+            geom = shape(feat["geometry"])
+            pt = geom.representative_point()
+            props["x"], props["y"] = round(pt.x, 7), round(pt.y, 7)
+            self.regions[props["code"]] = props
+            if props["level"] in self.polys:
+                self.polys[props["level"]].append((geom, props["code"]))
+        self.trees = {lvl: STRtree([g for g, _ in items]) for lvl, items in self.polys.items()}
+        # names → codes
+        self.sigungu_by_name = defaultdict(list)
+        self.emd_by_name = defaultdict(list)
+        self.ri_by_name = defaultdict(list)
+        index = {"sigungu": self.sigungu_by_name, "emd": self.emd_by_name, "ri": self.ri_by_name}
+        for code, p in sorted(self.regions.items()):
+            if p["level"] in index:
+                index[p["level"]][p["name"]].append(code)
+        # ---------------------------------------------------------------- administrative regions
+        self.h_names = {r["code"]: r for r in _read_csv(root / "codes_hdong.csv") if not r["abolished"]}
+        self.h_of_b = defaultdict(list)
+        for r in _read_csv(root / "hdong_bdong.csv"):
+            if not r["abolished"] and r["h_code"] in self.h_names:
+                self.h_of_b[r["b_code"]].append(r["h_code"])
+        for v in self.h_of_b.values():
+            v.sort()
+        self.h_by_name = defaultdict(list)
+        for code, r in sorted(self.h_names.items()):
+            if r["emd"]:
+                self.h_by_name[r["emd"]].append(code)
+                short = r["emd"].replace("제", "") if re.search(r"제\d+동$", r["emd"]) else None
+                if short:
+                    self.h_by_name[short].append(code)
+        # ---------------------------------------------------------------- addresses
+        self.addresses = _read_csv(root / "addresses.csv.gz", gz=True)
+        self.lots = defaultdict(list)     # b_code -> addresses
+        self.roads = defaultdict(list)    # (sigungu, road_name) -> addresses
+        h_pts = defaultdict(list)
+        for a in self.addresses:
+            a["_x"], a["_y"] = float(a["x"]), float(a["y"])
+            self.lots[a["b_code"]].append(a)
+            self.roads[(a["region_2depth_name"], a["road_name"])].append(a)
+            h_pts[a["h_code"]].append((a["_x"], a["_y"]))
+        self.road_names = defaultdict(list)
+        for key in sorted(self.roads):
+            self.road_names[key[1]].append(key)
+        self.h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+                         for h, pts in h_pts.items()}
+        # grid of addresses for nearest look-ups (cells of 0.002°)
+        self.grid = defaultdict(list)
+        for a in self.addresses:
+            self.grid[(int(a["_x"] / 0.002), int(a["_y"] / 0.002))].append(a)
+        # ---------------------------------------------------------------- places
+        self.places = _read_csv(root / "places.csv.gz", gz=True)
+        for p in self.places:
+            p["_x"], p["_y"] = float(p["x"]), float(p["y"])
+            p["_name"] = _norm(p["place_name"])
+            p["_text"] = p["_name"] + "|" + _norm(p["category_name"]) + "|" + _norm(p["category_group_name"])
+        self.places.sort(key=lambda p: p["id"])
+
+    # ------------------------------------------------------------------ geometry
+    def in_city_bbox(self, x, y) -> bool:
+        return self.bbox[0] <= x <= self.bbox[2] and self.bbox[1] <= y <= self.bbox[3]
+
+    def b_region(self, x: float, y: float) -> str | None:
+        from shapely.geometry import Point
+
+        pt = Point(x, y)
+        for lvl in ("ri", "emd"):
+            for i in self.trees[lvl].query(pt, predicate="intersects"):
+                return self.polys[lvl][int(i)][1]
+        best, best_d = None, NEAR_REGION_M
+        for lvl in ("ri", "emd"):
+            for i in self.trees[lvl].query(pt.buffer(0.0005)):
+                geom, code = self.polys[lvl][int(i)]
+                from shapely.ops import nearest_points
+
+                q = nearest_points(geom, pt)[0]
+                d = haversine(x, y, q.x, q.y)
+                if d <= best_d:
+                    best, best_d = code, d
+            if best:
+                return best
+        return None
+
+    def nearest_address(self, x: float, y: float, max_m: float, b_code: str | None = None):
+        cx, cy = int(x / 0.002), int(y / 0.002)
+        reach = max(1, int(max_m / 150) + 1)
+        best, best_d = None, max_m
+        for i in range(cx - reach, cx + reach + 1):
+            for j in range(cy - reach, cy + reach + 1):
+                for a in self.grid.get((i, j), ()):
+                    if b_code and a["b_code"] != b_code:
+                        continue
+                    d = haversine(x, y, a["_x"], a["_y"])
+                    if d < best_d or (d == best_d and best is not None and a["address_name"] < best["address_name"]):
+                        best, best_d = a, d
+        return best
+
+    def h_region(self, b_code: str, x: float, y: float) -> str | None:
+        near = self.nearest_address(x, y, H_FROM_ADDRESS_M, b_code)
+        if near is not None:
+            return near["h_code"]
+        hs = self.h_of_b.get(b_code) or self.h_of_b.get(b_code[:8] + "00")
+        return hs[0] if hs else None
+
+    # ------------------------------------------------------------------ region names
+    def full_name(self, code: str) -> str:
+        p = self.regions[code]
+        return " ".join(n for n in (p["region_1depth_name"], p["region_2depth_name"], p["region_3depth_name"],
+                                    p["region_4depth_name"]) if n)
+
+    def h_full_name(self, h_code: str) -> str:
+        r = self.h_names[h_code]
+        return " ".join(n for n in (r["sido"], r["sigungu"], r["emd"]) if n)
 
 
 class Model:
     def __init__(self, sandbox):
         self.sandbox = sandbox
+        self._world: World | None = None
+        self._lock = threading.Lock()
+
+    def world(self) -> World:
+        if self._world is None:
+            with self._lock:
+                if self._world is None:
+                    self._world = World(self.sandbox.datasets / "local")
+        return self._world
+
+    # ================================================================== address search
+    def _parse_regions(self, words: list[str]):
+        """Consume leading region words; return (candidate legal codes or None, level, rest, sigungu names)."""
+        w = self.world()
+        i, codes, level = 0, None, None
+        if i < len(words) and words[i] in SIDO_ALIASES:
+            codes, level, i = ["2600000000"], "sido", i + 1
+        if i < len(words) and words[i] in w.sigungu_by_name:
+            codes, level, i = list(w.sigungu_by_name[words[i]]), "sigungu", i + 1
+        if i < len(words) and words[i] in w.emd_by_name:
+            cand = [c for c in w.emd_by_name[words[i]] if codes is None or level == "sido"
+                    or any(c.startswith(k[:5]) for k in codes)]
+            if cand:
+                codes, level, i = cand, "emd", i + 1
+        if i < len(words) and words[i] in w.ri_by_name and level == "emd":
+            cand = [c for c in w.ri_by_name[words[i]] if any(c.startswith(k[:8]) for k in codes)]
+            if cand:
+                codes, level, i = cand, "ri", i + 1
+        return codes, level, words[i:]
+
+    def _address_part(self, a: dict) -> dict:
+        return {k: a[k] for k in ("address_name", "region_1depth_name", "region_2depth_name", "region_3depth_name",
+                                  "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
+                                  "sub_address_no", "x", "y")}
+
+    def _road_part(self, a: dict) -> dict:
+        return {"address_name": a["road_address_name"], "region_1depth_name": a["region_1depth_name"],
+                "region_2depth_name": a["region_2depth_name"], "region_3depth_name": a["region_3depth_name"],
+                "road_name": a["road_name"], "underground_yn": a["underground_yn"],
+                "main_building_no": a["main_building_no"], "sub_building_no": a["sub_building_no"],
+                "building_name": a["building_name"], "zone_no": a["zone_no"], "x": a["x"], "y": a["y"]}
+
+    def _addr_doc(self, a: dict, kind: str) -> dict:
+        name = a["address_name"] if kind == "REGION_ADDR" else a["road_address_name"]
+        return {"address_name": name, "address_type": kind, "x": a["x"], "y": a["y"],
+                "address": self._address_part(a), "road_address": self._road_part(a)}
+
+    def _region_doc(self, code: str) -> dict:
+        w = self.world()
+        p = w.regions[code]
+        name = w.full_name(code)
+        x, y = _fmt(p["x"]), _fmt(p["y"])
+        third = " ".join(n for n in (p["region_3depth_name"], p["region_4depth_name"]) if n)
+        address = {"address_name": name, "region_1depth_name": p["region_1depth_name"],
+                   "region_2depth_name": p["region_2depth_name"], "region_3depth_name": third,
+                   "region_3depth_h_name": "", "h_code": "", "b_code": code, "mountain_yn": "N",
+                   "main_address_no": "", "sub_address_no": "", "x": x, "y": y}
+        return {"address_name": name, "address_type": "REGION", "x": x, "y": y, "address": address,
+                "road_address": None}
+
+    def _road_doc(self, key) -> dict:
+        rows = self.world().roads[key]
+        a = rows[0]
+        x, y = _fmt(median(r["_x"] for r in rows)), _fmt(median(r["_y"] for r in rows))
+        name = f"{a['region_1depth_name']} {key[0]} {key[1]}"
+        road = {"address_name": name, "region_1depth_name": a["region_1depth_name"], "region_2depth_name": key[0],
+                "region_3depth_name": "", "road_name": key[1], "underground_yn": "N", "main_building_no": "",
+                "sub_building_no": "", "building_name": "", "zone_no": "", "x": x, "y": y}
+        return {"address_name": name, "address_type": "ROAD", "x": x, "y": y, "address": None,
+                "road_address": road}
+
+    @staticmethod
+    def _num_match(rows, main_key, sub_key, main, sub, exact):
+        hit = [r for r in rows if r[main_key] == main and r[sub_key] == (sub or "")]
+        if exact:
+            return hit
+        if sub is None:
+            rest = [r for r in rows if r[main_key] == main and r[sub_key] != ""]
+            return hit + rest
+        return hit or [r for r in rows if r[main_key] == main]
+
+    def search_address(self, query: str, analyze_type: str) -> list[dict]:
+        w = self.world()
+        exact = analyze_type == "exact"
+        words = query.split()
+        # "산123" / "123-4" glued to a dong name are split off
+        codes, level, rest = self._parse_regions(words)
+        docs: list[dict] = []
+        in_codes = (lambda c: codes is None or level == "sido" or any(
+            c.startswith(k[:{"sigungu": 5, "emd": 8, "ri": 10}[level]]) for k in codes))
+        # ---------------------------------------------------------------- road addresses
+        if rest and rest[0] in w.road_names:
+            keys = [k for k in w.road_names[rest[0]]
+                    if codes is None or level == "sido" or (level == "sigungu" and k[0] in
+                                                            {w.regions[c]["name"] for c in codes})]
+            if level in ("emd", "ri"):
+                keys = [k for k in keys if any(in_codes(a["b_code"]) for a in w.roads[k])]
+            tail = rest[1:]
+            if not tail:
+                return [self._road_doc(k) for k in keys]
+            m = _NUM.match(tail[0])
+            if not m or m.group(1) or (exact and len(tail) > 1):
+                return []
+            rows = [a for k in keys for a in w.roads[k]]
+            hits = self._num_match(rows, "main_building_no", "sub_building_no", m.group(2), m.group(3), exact)
+            seen, out = set(), []
+            for a in hits:
+                if a["road_address_name"] not in seen:
+                    seen.add(a["road_address_name"])
+                    out.append(self._addr_doc(a, "ROAD_ADDR"))
+            return out
+        if codes is None:
+            return []
+        # ---------------------------------------------------------------- land-lot addresses
+        if not rest:
+            return [self._region_doc(c) for c in codes]
+        mountain = None
+        if rest[0] == "산" and len(rest) > 1:
+            mountain, rest = "Y", rest[1:]
+        m = _NUM.match(rest[0])
+        if m and level in ("emd", "ri"):
+            if m.group(1):
+                mountain = "Y"
+            rows = [a for c in codes for a in w.lots.get(c, ())]
+            rows = [a for a in rows if a["mountain_yn"] == (mountain or "N")]
+            if exact and len(rest) > 1:
+                return []
+            hits = self._num_match(rows, "main_address_no", "sub_address_no", m.group(2), m.group(3), exact)
+            seen, out = set(), []
+            for a in hits:
+                if a["address_name"] not in seen:
+                    seen.add(a["address_name"])
+                    out.append(self._addr_doc(a, "REGION_ADDR"))
+            return out
+        if exact:
+            return []
+        # similar: the leftover words are a building name
+        needle = _norm("".join(rest))
+        rows = [a for a in w.addresses if a["building_name"] and needle in _norm(a["building_name"])
+                and in_codes(a["b_code"])]
+        rows.sort(key=lambda a: (_norm(a["building_name"]) != needle, a["b_code"], a["road_address_name"]))
+        return [self._addr_doc(a, "ROAD_ADDR") for a in rows]
+
+    # ================================================================== coordinates
+    def regions_at(self, x: float, y: float, output_coord: str) -> list[dict]:
+        w = self.world()
+        if not w.in_city_bbox(x, y):
+            return []
+        b = w.b_region(x, y)
+
+        def out(px, py):
+            ox, oy = transform(px, py, "WGS84", output_coord)
+            return ox, oy
+
+        if b is None:
+            ox, oy = out(x, y)
+            return [{"region_type": t, "address_name": "", "code": "", "x": ox, "y": oy} for t in ("B", "H")]
+        p = w.regions[b]
+        bx, by = out(p["x"], p["y"])
+        bdoc = {"region_type": "B", "address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
+                "region_2depth_name": p["region_2depth_name"], "region_3depth_name": p["region_3depth_name"]}
+        if p["region_4depth_name"]:
+            bdoc["region_4depth_name"] = p["region_4depth_name"]
+        bdoc.update(code=b, x=bx, y=by)
+        docs = [bdoc]
+        h = w.h_region(b, x, y)
+        if h is not None:
+            r = w.h_names[h]
+            hx, hy = out(*w.h_centre.get(h, (p["x"], p["y"])))
+            docs.append({"region_type": "H", "address_name": w.h_full_name(h), "region_1depth_name": r["sido"],
+                         "region_2depth_name": r["sigungu"], "region_3depth_name": r["emd"], "code": h,
+                         "x": hx, "y": hy})
+        return docs
+
+    def address_at(self, x: float, y: float) -> list[dict]:
+        w = self.world()
+        if not w.in_city_bbox(x, y):
+            return []
+        a = w.nearest_address(x, y, NEAR_ADDRESS_M)
+        if a is not None:
+            address = {k: a[k] for k in ("address_name", "region_1depth_name", "region_2depth_name",
+                                         "region_3depth_name", "mountain_yn", "main_address_no", "sub_address_no")}
+            address["zip_code"] = ""
+            road = {k: v for k, v in self._road_part(a).items() if k not in ("x", "y")}
+            return [{"road_address": road, "address": address}]
+        b = w.b_region(x, y)
+        if b is None:
+            return []
+        p = w.regions[b]
+        third = " ".join(n for n in (p["region_3depth_name"], p["region_4depth_name"]) if n)
+        address = {"address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
+                   "region_2depth_name": p["region_2depth_name"], "region_3depth_name": third, "mountain_yn": "N",
+                   "main_address_no": "", "sub_address_no": "", "zip_code": ""}
+        return [{"road_address": None, "address": address}]
+
+    # ================================================================== places
+    def _recognise(self, query: str):
+        """(region full names, keyword, code prefixes of the selected region)."""
+        w = self.world()
+        words = query.split()
+        found: list[tuple[str, str]] = []   # (full name, code prefix)
+
+        def regions_of(word):
+            out = []
+            if word in SIDO_ALIASES:
+                out.append(("부산광역시", "26"))
+            for c in w.sigungu_by_name.get(word, []):
+                out.append((w.full_name(c), c[:5]))
+            for c in w.emd_by_name.get(word, []):
+                out.append((w.full_name(c), c[:8]))
+            for h in w.h_by_name.get(word, []):
+                out.append((w.h_full_name(h), "H" + h[:8]))
+            return out
+
+        while len(words) > 1 and regions_of(words[0]):
+            cand = regions_of(words.pop(0))
+            found = cand if not found else [c for c in cand if any(c[1].lstrip("H").startswith(f[1].lstrip("H"))
+                                                                   for f in found)] or cand
+        while len(words) > 1 and regions_of(words[-1]) and not found:
+            found = regions_of(words.pop())
+        names = list(dict.fromkeys(n for n, _ in found))
+        prefix = found[0][1] if found else None
+        return names, " ".join(words), prefix
+
+    def search_places(self, *, query=None, category=None, x=None, y=None, radius=None, rect=None,
+                      sort="accuracy") -> tuple[list[dict], dict | None]:
+        w = self.world()
+        same_name = None
+        rows = w.places
+        needles: list[str] = []
+        if query is not None:
+            names, keyword, prefix = self._recognise(query)
+            same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
+            needles = [_norm(t) for t in keyword.split()]
+            if prefix:
+                if prefix.startswith("H"):
+                    rows = [p for p in rows if p["h_code"].startswith(prefix[1:])]
+                else:
+                    rows = [p for p in rows if p["b_code"].startswith(prefix)]
+            rows = [p for p in rows if all(n in p["_text"] for n in needles)]
+        if category:
+            rows = [p for p in rows if p["category_group_code"] == category]
+        if rect:
+            x1, y1, x2, y2 = rect
+            lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
+            rows = [p for p in rows if lx <= p["_x"] <= hx and ly <= p["_y"] <= hy]
+        dist = {}
+        if x is not None:
+            for p in rows:
+                dist[p["id"]] = haversine(x, y, p["_x"], p["_y"])
+            if radius is not None:
+                rows = [p for p in rows if dist[p["id"]] <= radius]
+        if sort == "distance":
+            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
+        elif needles:
+            whole = "".join(needles)
+
+            def rank(p):
+                name = p["_name"]
+                r = 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
+                return (r, dist.get(p["id"], 0.0), p["id"])
+
+            rows = sorted(rows, key=rank)
+        elif dist:
+            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
+        docs = []
+        for p in rows:
+            code = p["category_group_code"]
+            doc = {"id": p["id"], "place_name": p["place_name"], "category_name": p["category_name"],
+                   "category_group_code": code, "category_group_name": p["category_group_name"],
+                   "phone": p["phone"], "address_name": p["address_name"],
+                   "road_address_name": p["road_address_name"], "x": p["x"], "y": p["y"],
+                   "place_url": PLACE_URL + p["id"],
+                   "distance": str(int(round(dist[p["id"]]))) if x is not None else ""}
+            docs.append(doc)
+        return docs, same_name

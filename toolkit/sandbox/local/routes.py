@@ -1,2 +1,187 @@
+"""HTTP of the local area (location.md §4.1–4.6): ``{local_url}/v2/local/search/{address,keyword,category}.{FORMAT}``
+and ``{local_url}/v2/local/geo/{coord2regioncode,coord2address,transcoord}.{FORMAT}``.
+
+``FORMAT`` is ``json`` or ``xml`` (anything else: 404). The XML form (not shown in the spec) is
+``<?xml version="1.0" encoding="UTF-8"?><result><meta>…</meta><documents><document>…</document>…</documents>
+</result>``: one element per member, nested objects as nested elements, arrays as repeated ``<item>``
+elements, ``null`` members omitted, booleans ``true``/``false``. Errors are JSON in both formats.
+Every call needs ``Authorization: ServiceAK <REST API key>`` and counts against the API id's quota (-10).
+The behaviour choices are listed in :mod:`toolkit.sandbox.local.models`.
+"""
+from __future__ import annotations
+
+from xml.sax.saxutils import escape
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import Route
+
+from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
+from .coords import GEO_SYSTEMS, SYSTEMS, transform
+from .models import CATEGORY_GROUPS
+
+XML_TYPE = "text/xml;charset=UTF-8"
+ADDRESS_MAX_PAGE, ADDRESS_MAX_SIZE = 45, 30
+PLACE_MAX_PAGE, PLACE_MAX_SIZE, PLACE_PAGEABLE = 45, 15, 45
+MAX_RADIUS = 20000
+
+
+def _xml_value(tag: str, value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, dict):
+        return f"<{tag}>" + "".join(_xml_value(k, v) for k, v in value.items()) + f"</{tag}>"
+    if isinstance(value, list):
+        return f"<{tag}>" + "".join(_xml_value("item", v) for v in value) + f"</{tag}>"
+    if isinstance(value, bool):
+        value = "true" if value else "false"
+    return f"<{tag}>{escape(str(value))}</{tag}>"
+
+
+def to_xml(body: dict) -> str:
+    docs = "".join(_xml_value("document", d) for d in body["documents"])
+    return ('<?xml version="1.0" encoding="UTF-8"?><result>' + _xml_value("meta", body["meta"])
+            + f"<documents>{docs}</documents></result>")
+
+
+def _answer(fmt: str, meta: dict, documents: list) -> Response:
+    body = {"meta": meta, "documents": documents}
+    if fmt == "xml":
+        return Response(to_xml(body), media_type=XML_TYPE)
+    return json_response(body)
+
+
+async def _start(request: Request, api: str) -> tuple[str, Params]:
+    fmt = request.path_params["format"]
+    if fmt not in ("json", "xml"):
+        raise api_error(404, -404, f"unknown format {fmt!r}: use json or xml")
+    app, _ = require_app_key(request, kinds=("rest_api",))
+    sandbox_of(request).apps.charge(app["app_id"], api)
+    return fmt, Params(await read_fields(request))
+
+
+def _model(request: Request):
+    return sandbox_of(request).model("local")
+
+
+def _page(docs: list, page: int, size: int, pageable: int) -> tuple[list, dict]:
+    shown = docs[:pageable]
+    start = (page - 1) * size
+    return shown[start:start + size], {"total_count": len(docs), "pageable_count": pageable,
+                                       "is_end": start + size >= pageable}
+
+
+# --------------------------------------------------------------------------- 4.1 address search
+async def search_address(request: Request):
+    fmt, p = await _start(request, "local_search_address")
+    query = p.str("query", required=True)
+    analyze_type = p.enum("analyze_type", ("similar", "exact"), "similar")
+    page = p.int("page", 1, lo=1, hi=ADDRESS_MAX_PAGE)
+    size = p.int("size", 10, lo=1, hi=ADDRESS_MAX_SIZE)
+    docs = _model(request).search_address(query, analyze_type)
+    shown, meta = _page(docs, page, size, min(len(docs), ADDRESS_MAX_PAGE * size))
+    return _answer(fmt, meta, shown)
+
+
+# --------------------------------------------------------------------------- 4.2–4.4 coordinates
+def _xy(p: Params, systems, with_output: bool):
+    x, y = p.float("x", required=True), p.float("y", required=True)
+    src = p.enum("input_coord", systems, "WGS84")
+    dst = p.enum("output_coord", systems, "WGS84") if with_output else "WGS84"
+    return x, y, src, dst
+
+
+def _to_wgs84(x, y, src):
+    try:
+        lon, lat = transform(x, y, src, "WGS84")
+    except Exception:  # pyproj refuses points far outside a projection
+        raise api_error(400, -2, "x, y cannot be converted from input_coord") from None
+    if lon != lon or lat != lat:
+        raise api_error(400, -2, "x, y cannot be converted from input_coord")
+    return lon, lat
+
+
+async def coord2regioncode(request: Request):
+    fmt, p = await _start(request, "local_geo_coord2regioncode")
+    x, y, src, dst = _xy(p, GEO_SYSTEMS, True)
+    docs = _model(request).regions_at(*_to_wgs84(x, y, src), dst)
+    return _answer(fmt, {"total_count": len(docs)}, docs)
+
+
+async def coord2address(request: Request):
+    fmt, p = await _start(request, "local_geo_coord2address")
+    x, y, src, _ = _xy(p, GEO_SYSTEMS, False)
+    docs = _model(request).address_at(*_to_wgs84(x, y, src))
+    return _answer(fmt, {"total_count": len(docs)}, docs)
+
+
+async def transcoord(request: Request):
+    fmt, p = await _start(request, "local_geo_transcoord")
+    x, y, src, dst = _xy(p, SYSTEMS, True)
+    try:
+        ox, oy = transform(x, y, src, dst)
+    except Exception:
+        raise api_error(400, -2, "x, y cannot be converted") from None
+    if ox != ox or oy != oy or abs(ox) == float("inf") or abs(oy) == float("inf"):
+        raise api_error(400, -2, "x, y cannot be converted")
+    return _answer(fmt, {"total_count": 1}, [{"x": ox, "y": oy}])
+
+
+# --------------------------------------------------------------------------- 4.5–4.6 places
+def _place_params(p: Params, need_area: bool) -> dict:
+    x, y = p.float("x"), p.float("y")
+    if (x is None) != (y is None):
+        raise api_error(400, -2, "x and y go together: send both or neither")
+    radius = p.int("radius", lo=0, hi=MAX_RADIUS)
+    if radius is not None and x is None:
+        raise api_error(400, -2, "radius needs x and y")
+    rect = p.str("rect")
+    if rect is not None:
+        try:
+            rect = [float(v) for v in rect.split(",")]
+        except ValueError:
+            rect = None
+        if rect is None or len(rect) != 4 or any(v != v for v in rect):
+            raise api_error(400, -2, "rect must be four numbers: left x, left y, right x, right y")
+    if need_area and rect is None and (x is None or radius is None):
+        raise api_error(400, -2, "either x, y and radius, or rect is required")
+    sort = p.enum("sort", ("accuracy", "distance"), "accuracy")
+    if sort == "distance" and x is None:
+        raise api_error(400, -2, "sort=distance needs x and y")
+    page = p.int("page", 1, lo=1, hi=PLACE_MAX_PAGE)
+    size = p.int("size", 15, lo=1, hi=PLACE_MAX_SIZE)
+    return dict(x=x, y=y, radius=radius, rect=rect, sort=sort), page, size
+
+
+async def search_keyword(request: Request):
+    fmt, p = await _start(request, "local_search_keyword")
+    query = p.str("query", required=True)
+    if not query.strip():
+        raise api_error(400, -2, "query is required")
+    category = p.enum("category_group_code", tuple(CATEGORY_GROUPS))
+    kw, page, size = _place_params(p, need_area=False)
+    docs, same_name = _model(request).search_places(query=query.strip(), category=category, **kw)
+    shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
+    meta["same_name"] = same_name
+    return _answer(fmt, meta, shown)
+
+
+async def search_category(request: Request):
+    fmt, p = await _start(request, "local_search_category")
+    category = p.enum("category_group_code", tuple(CATEGORY_GROUPS), required=True)
+    kw, page, size = _place_params(p, need_area=True)
+    docs, _ = _model(request).search_places(category=category, **kw)
+    shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
+    meta["same_name"] = None
+    return _answer(fmt, meta, shown)
+
+
 def routes(sandbox):
-    return {}
+    return {"local": [
+        Route("/v2/local/search/address.{format}", search_address),
+        Route("/v2/local/geo/coord2regioncode.{format}", coord2regioncode),
+        Route("/v2/local/geo/coord2address.{format}", coord2address),
+        Route("/v2/local/geo/transcoord.{format}", transcoord),
+        Route("/v2/local/search/keyword.{format}", search_keyword),
+        Route("/v2/local/search/category.{format}", search_category),
+    ]}
