@@ -58,6 +58,7 @@ def test_lab_command_is_loopback_on_the_notebooks_folder(tmp_path):
     cmd = lab_command(tmp_path, ["--no-browser"])
     assert cmd[1:4] == ["-m", "jupyter", "lab"] and f"--notebook-dir={tmp_path}" in cmd
     assert "--ip=127.0.0.1" in cmd and cmd[-1] == "--no-browser"
+    assert lab_command(tmp_path, ["--", "--port=9"])[-1] == "--port=9"  # `toolkit lab -- --port=9`
 
 
 def test_sandbox_env_points_a_client_at_the_sandbox(sandbox_server):

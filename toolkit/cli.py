@@ -61,8 +61,12 @@ def cmd_sandbox(args) -> int:
 
 def lab_command(notebooks: str | Path, extra: list[str] = ()) -> list[str]:
     """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder)."""
+    extra = list(extra)
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers run as root
     return [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={Path(notebooks).resolve()}",
-            "--ip=127.0.0.1", *extra]
+            "--ip=127.0.0.1", *root, *extra]
 
 
 def cmd_lab(args) -> int:
