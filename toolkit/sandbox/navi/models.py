@@ -1,6 +1,381 @@
+"""Driving directions of the sandbox (location.md §2 "Directions resources", §4.8–4.11, §8).
+
+Routes are shortest paths (networkx Dijkstra) on the road graph derived from the real Busan addresses (see
+``graph.py`` and ``datasets/README.md``). Choices where the spec is silent, written down here:
+
+* **Shapes modelled on the real platform:** the response (``trans_id``, ``routes[]`` with ``result_code``,
+  ``result_msg``, ``summary``, ``sections``), the GET point formats, and the many-origin response follow the
+  spec. The many-destination call (``POST /v1/destinations/directions``) mirrors the many-origin one: body
+  ``origin``, ``destinations[]`` (≤ 30, each with ``key``), ``radius`` (≤ 10000), ``priority`` (TIME/DISTANCE),
+  ``avoid``; answer ``routes[]`` with ``key`` and summary. The future estimate
+  (``GET /v1/future/directions``) takes the parameters of §4.8 plus ``departure_time`` = ``yyyyMMddHHmm``
+  in Korean time (the real service's format), not before the current sandbox minute; traffic is the traffic
+  model at that time. Those two are sandbox designs (the spec only names them).
+* **result_code** (HTTP 200 either way; a failed route has only ``result_code`` and ``result_msg``):
+  0 "길찾기 성공"; 1 "길찾기 결과를 찾을 수 없음" (no path, e.g. every way blocked by ``avoid``; also a
+  many-origin point outside ``radius``); 101 no road within 1000 m of the origin, 102 … of the destination,
+  103 … of a waypoint; 104 origin and destination within 5 m of each other (the real platform's 104).
+  0 and 104 are the real platform's codes; 1 and 101–103 are the sandbox's choice of its 1xx "no route" codes.
+* **priority:** ``TIME`` minimises travel time with current traffic; ``DISTANCE`` minimises metres;
+  ``RECOMMEND`` minimises time with local streets (``…길``) weighted ×1.3 (prefers bigger roads).
+* **avoid:** ``toll``, ``motorway``, ``schoolzone``, ``roadevent``, ``ferries`` remove edges with that flag
+  (no ferry exists in the city, so ``ferries`` never changes a route). ``car_type`` 7 (motorcycle) may not use
+  motorways, as on real 자동차전용도로.
+* **alternatives:** up to 2 more routes by penalised re-search (edges of earlier routes ×1.6 per use); a
+  candidate is kept only if fewer than 80 % of its edges are shared with each earlier route.
+* **fare.toll:** sum of the toll of each toll edge driven; car_type 1–2 ×1.0, 3–5 ×1.5, 6 (light car) ×0.5.
+  ``car_hipass`` and ``car_fuel`` are accepted and do not change the answer.
+* **fare.taxi:** Busan medium taxi meter, rates in force from 2023-07-01 (부산광역시 택시요금 조정, base fare
+  4,800 KRW for the first 2 km, then 100 KRW per 132 m, or per 33 s while slower than 15 km/h): distance
+  driven at ≥ 15 km/h beyond 2 km counts distance units, time on roads slower than 15 km/h counts time
+  units; no night surcharge. Rounded down to 100 KRW.
+* **guides:** one per leg end (type 100 출발지, 101 목적지, 1000 경유지, ``road_index`` -1) and one per change
+  of road (type 0 straight, 1 left, 2 right, 3 U-turn, 5 keep left, 6 keep right from the bearing change;
+  ``road_index`` = index of the road entered). A guide's distance/duration are those of the road before it,
+  so a section's guides and roads both sum to the section.
+* **roads:** consecutive edges with one road name; unnamed junction connectors are folded into the road
+  before them (or after them at a leg start). ``traffic_speed`` = distance / duration of the road,
+  ``traffic_state`` the worst-weighted state (by length) of its edges.
+* Integers: each road's distance and duration are rounded; a section is the sum of its roads, the summary the
+  sum of its sections; ``bound`` is the box of the vertexes (section) or of all sections (summary).
+"""
+from __future__ import annotations
+
+import math
+import uuid
+from dataclasses import dataclass, field
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:                     # numpy, networkx and the graph load lazily (sandbox start-up stays small)
+    from .graph import RoadGraph
+
 SCHEMA = ""
+
+AVOIDS = ("roadevent", "ferries", "toll", "motorway", "schoolzone")
+PRIORITIES = ("RECOMMEND", "TIME", "DISTANCE")
+FUELS = ("GASOLINE", "DIESEL", "LPG")
+CAR_TYPES = range(1, 8)
+SNAP_MAX_M = 1000.0
+TOO_CLOSE_M = 5.0
+MAX_ALTERNATIVES = 2
+ALT_PENALTY = 1.6
+ALT_MAX_SHARED = 0.8
+TOLL_FACTOR = {1: 1.0, 2: 1.0, 3: 1.5, 4: 1.5, 5: 1.5, 6: 0.5, 7: 1.0}
+TAXI = {"base": 4800, "base_m": 2000, "unit": 100, "unit_m": 132, "unit_s": 33, "slow_kmh": 15}
+MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 101: "출발지 주변의 도로를 찾을 수 없음",
+       102: "도착지 주변의 도로를 찾을 수 없음", 103: "경유지 주변의 도로를 찾을 수 없음",
+       104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}
+
+
+@dataclass
+class Point:
+    x: float
+    y: float
+    name: str = ""
+    key: str | None = None
+
+    def public(self) -> dict:
+        return {"name": self.name, "x": self.x, "y": self.y}
+
+
+@dataclass
+class Options:
+    priority: str = "RECOMMEND"
+    avoid: tuple[str, ...] = ()
+    alternatives: bool = False
+    road_details: bool = False
+    summary: bool = False
+    car_type: int = 1
+    car_fuel: str = "GASOLINE"
+    car_hipass: bool = False
+    when: float | None = None              # timestamp for traffic (future estimate); None = sandbox now
+
+
+class NoRoute(Exception):
+    def __init__(self, code: int):
+        self.code = code
+
+
+def failed(code: int, msg: str | None = None) -> dict:
+    return {"result_code": code, "result_msg": msg or MSG[code]}
+
+
+@dataclass
+class Leg:
+    nodes: list[int]
+    edges: list[int] = field(default_factory=list)
 
 
 class Model:
     def __init__(self, sandbox):
         self.sandbox = sandbox
+
+    @property
+    def graph(self) -> "RoadGraph":
+        from .graph import road_graph
+
+        return road_graph(self.sandbox.datasets)
+
+    # ------------------------------------------------------------------ weights
+    def _weights(self, g: RoadGraph, opts: Options, traffic) -> np.ndarray:
+        import networkx as nx
+        import numpy as np
+
+        if opts.priority == "DISTANCE":
+            w = g.elen + 0.001 * traffic.seconds
+        elif opts.priority == "TIME":
+            w = traffic.seconds.copy()
+        else:
+            w = traffic.seconds * np.where(g.local, 1.3, 1.0)
+        return w
+
+    def _blocked(self, g: RoadGraph, opts: Options) -> np.ndarray:
+        import networkx as nx
+        import numpy as np
+
+        mask = np.zeros(len(g.elen), dtype=bool)
+        flags = {"toll": g.toll > 0, "motorway": g.motorway, "schoolzone": g.school, "roadevent": g.event,
+                 "ferries": g.ferry}
+        for a in opts.avoid:
+            mask |= flags[a]
+        if opts.car_type == 7:
+            mask |= g.motorway
+        return mask
+
+    @staticmethod
+    def _weight_fn(w: list, blocked: np.ndarray):
+        import networkx as nx
+        import numpy as np
+
+        blocked_ids = set(np.flatnonzero(blocked).tolist())
+        if blocked_ids:
+            return lambda u, v, d: None if d["i"] in blocked_ids else w[d["i"]]
+        return lambda u, v, d: w[d["i"]]
+
+    def _snap(self, g: RoadGraph, p: Point, code: int) -> int:
+        node, dist = g.snap(p.x, p.y)
+        if dist > SNAP_MAX_M:
+            raise NoRoute(code)
+        return node
+
+    # ------------------------------------------------------------------ single routes
+    def directions(self, origin: Point, destination: Point, waypoints: list[Point], opts: Options) -> dict:
+        return {"trans_id": uuid.uuid4().hex, "routes": self._routes(origin, destination, waypoints, opts)}
+
+    def _routes(self, origin, destination, waypoints, opts) -> list[dict]:
+        import networkx as nx
+        import numpy as np
+
+        g = self.graph
+        if not waypoints and g.metres(origin.x, origin.y, destination.x, destination.y) <= TOO_CLOSE_M:
+            return [failed(104)]
+        try:
+            stops = [self._snap(g, origin, 101)]
+            stops += [self._snap(g, w, 103) for w in waypoints]
+            stops.append(self._snap(g, destination, 102))
+        except NoRoute as exc:
+            return [failed(exc.code)]
+        when = opts.when if opts.when is not None else self.sandbox.clock.timestamp()
+        traffic = g.traffic(when)
+        w = self._weights(g, opts, traffic)
+        blocked = self._blocked(g, opts)
+        routes, used = [], []
+        tries = 1 + (MAX_ALTERNATIVES + 2 if opts.alternatives else 0)
+        penalty = np.ones(len(w))
+        for _ in range(tries):
+            fn = self._weight_fn((w * penalty).tolist(), blocked)
+            try:
+                legs = [self._leg(g, a, b, fn) for a, b in zip(stops, stops[1:])]
+            except nx.NetworkXNoPath:
+                if not routes:
+                    return [failed(1)]
+                break
+            edges = [e for leg in legs for e in leg.edges]
+            eset = set(edges)
+            if all(len(eset & prev) < ALT_MAX_SHARED * max(1, len(eset)) for prev in used):
+                routes.append(self._route(g, traffic, legs, origin, destination, waypoints, opts))
+                used.append(eset)
+                if len(routes) > MAX_ALTERNATIVES or not opts.alternatives:
+                    break
+            for e in edges:
+                penalty[e] *= ALT_PENALTY
+        return routes
+
+    @staticmethod
+    def _leg(g: RoadGraph, a: int, b: int, fn) -> Leg:
+        import networkx as nx
+        import numpy as np
+
+        nodes = nx.dijkstra_path(g.g, a, b, weight=fn) if a != b else [a]
+        return Leg(nodes, [g.g[u][v]["i"] for u, v in zip(nodes, nodes[1:])])
+
+    # ------------------------------------------------------------------ response building
+    def _route(self, g, traffic, legs, origin, destination, waypoints, opts) -> dict:
+        stops = [origin, *waypoints, destination]
+        sections, all_x, all_y, toll, fast_m, slow_s = [], [], [], 0.0, 0.0, 0.0
+        for k, leg in enumerate(legs):
+            roads = self._roads(g, traffic, leg)
+            section = {"distance": sum(r["distance"] for r in roads), "duration": sum(r["duration"] for r in roads)}
+            xs = [float(g.lon[n]) for n in leg.nodes]
+            ys = [float(g.lat[n]) for n in leg.nodes]
+            all_x += xs
+            all_y += ys
+            if not opts.summary:
+                section["bound"] = _bound(xs, ys)
+                section["roads"] = roads
+                section["guides"] = self._guides(g, leg, roads, stops[k], stops[k + 1],
+                                                 last=k == len(legs) - 1)
+            sections.append(section)
+            for e in leg.edges:
+                toll += g.toll[e] * TOLL_FACTOR.get(opts.car_type, 1.0)
+                if traffic.speed[e] < TAXI["slow_kmh"]:
+                    slow_s += traffic.seconds[e]
+                else:
+                    fast_m += g.elen[e]
+        units = max(0.0, fast_m - TAXI["base_m"]) / TAXI["unit_m"] + slow_s / TAXI["unit_s"]
+        taxi = TAXI["base"] + TAXI["unit"] * int(units)
+        summary = {
+            "origin": origin.public(), "destination": destination.public(),
+            "waypoints": [w.public() for w in waypoints], "priority": opts.priority,
+            "bound": _bound(all_x, all_y), "fare": {"taxi": int(taxi), "toll": int(round(toll))},
+            "distance": sum(s["distance"] for s in sections), "duration": sum(s["duration"] for s in sections),
+        }
+        return {"result_code": 0, "result_msg": MSG[0], "summary": summary, "sections": sections}
+
+    @staticmethod
+    def _groups(g: RoadGraph, leg: Leg) -> list[tuple[str, int, int]]:
+        """(name, first edge position, last edge position) per road of a leg."""
+        groups: list[list] = []
+        pending_start = None
+        for k, e in enumerate(leg.edges):
+            name = g.edge_name(e)
+            if name is None:
+                if groups:
+                    groups[-1][2] = k
+                elif pending_start is None:
+                    pending_start = k
+                continue
+            if groups and groups[-1][0] == name:
+                groups[-1][2] = k
+            else:
+                start = pending_start if (pending_start is not None and not groups) else k
+                groups.append([name, start, k])
+                pending_start = None
+        if pending_start is not None and not groups:
+            groups.append(["연결로", pending_start, len(leg.edges) - 1])
+        return [tuple(x) for x in groups]
+
+    def _roads(self, g, traffic, leg: Leg) -> list[dict]:
+        roads = []
+        for name, k0, k1 in self._groups(g, leg):
+            ids = leg.edges[k0:k1 + 1]
+            dist = float(sum(g.elen[e] for e in ids))
+            secs = float(sum(traffic.seconds[e] for e in ids))
+            states = {}
+            for e in ids:
+                states[int(traffic.state[e])] = states.get(int(traffic.state[e]), 0.0) + g.elen[e]
+            nodes = leg.nodes[k0:k1 + 2]
+            roads.append({
+                "name": name, "distance": int(round(dist)), "duration": int(round(secs)),
+                "traffic_speed": round(dist / secs * 3.6, 1) if secs > 0 else 0.0,
+                "traffic_state": max(states, key=lambda s: (states[s], -s)) if states else 0,
+                "vertexes": [c for n in nodes for c in (round(float(g.lon[n]), 6), round(float(g.lat[n]), 6))],
+            })
+        return roads
+
+    def _guides(self, g, leg: Leg, roads: list[dict], start: Point, end: Point, last: bool) -> list[dict]:
+        first = leg.nodes[0]
+        guides = [{"name": start.name or "출발지", "x": float(g.lon[first]), "y": float(g.lat[first]),
+                   "distance": 0, "duration": 0, "type": 100, "guidance": "출발지", "road_index": -1}]
+        for j in range(1, len(roads)):
+            prev, cur = roads[j - 1]["vertexes"], roads[j]["vertexes"]
+            turn = _turn(prev[-4:], cur[:4])
+            kind, word = TURNS[turn]
+            guides.append({"name": roads[j]["name"], "x": cur[0], "y": cur[1],
+                           "distance": roads[j - 1]["distance"], "duration": roads[j - 1]["duration"],
+                           "type": kind, "guidance": f"{roads[j]['name']} 방면으로 {word}", "road_index": j})
+        lastn = leg.nodes[-1]
+        kind, word = (101, "목적지") if last else (1000, "경유지")
+        guides.append({"name": end.name or word, "x": float(g.lon[lastn]), "y": float(g.lat[lastn]),
+                       "distance": roads[-1]["distance"] if roads else 0,
+                       "duration": roads[-1]["duration"] if roads else 0,
+                       "type": kind, "guidance": word, "road_index": -1})
+        return guides
+
+    # ------------------------------------------------------------------ many origins / destinations
+    def many(self, sources: list[Point], target: Point, radius: int, opts: Options, *, to_target: bool) -> dict:
+        """Summaries from each source to ``target`` (``to_target``) or from ``target`` to each source.
+
+        One Dijkstra from the target over the reversed graph (or from the origin) answers every point.
+        """
+        import networkx as nx
+        import numpy as np
+
+        g = self.graph
+        traffic = g.traffic(opts.when if opts.when is not None else self.sandbox.clock.timestamp())
+        w = self._weights(g, opts, traffic)
+        fn = self._weight_fn(w.tolist(), self._blocked(g, opts))
+        out = []
+        try:
+            centre = self._snap(g, target, 102 if to_target else 101)
+        except NoRoute as exc:
+            return {"trans_id": uuid.uuid4().hex,
+                    "routes": [dict(failed(exc.code), key=p.key) for p in sources]}
+        graph = g.g.reverse(copy=False) if to_target else g.g
+        _, paths = nx.single_source_dijkstra(graph, centre, weight=fn)
+        for p in sources:
+            if g.metres(p.x, p.y, target.x, target.y) > radius:
+                out.append(dict(failed(1, f"반경 {radius} m 밖의 지점"), key=p.key))
+                continue
+            if g.metres(p.x, p.y, target.x, target.y) <= TOO_CLOSE_M:
+                out.append(dict(failed(104), key=p.key))
+                continue
+            node, dist = g.snap(p.x, p.y)
+            if dist > SNAP_MAX_M:
+                out.append(dict(failed(101 if to_target else 102), key=p.key))
+                continue
+            path = paths.get(node)
+            if path is None:
+                out.append(dict(failed(1), key=p.key))
+                continue
+            if to_target:
+                path = path[::-1]
+            edges = [g.g[u][v]["i"] for u, v in zip(path, path[1:])]
+            leg = Leg(path, edges)
+            roads = self._roads(g, traffic, leg)
+            out.append({"result_code": 0, "result_msg": MSG[0], "key": p.key,
+                        "summary": {"distance": sum(r["distance"] for r in roads),
+                                    "duration": sum(r["duration"] for r in roads)}})
+        return {"trans_id": uuid.uuid4().hex, "routes": out}
+
+
+TURNS = {"straight": (0, "직진"), "left": (1, "좌회전"), "right": (2, "우회전"), "uturn": (3, "유턴"),
+         "keep_left": (5, "왼쪽 방향"), "keep_right": (6, "오른쪽 방향")}
+
+
+def _turn(a: list[float], b: list[float]) -> str:
+    """Classify the bearing change between the last segment ``a`` and the first segment ``b`` (flat x,y)."""
+    from .graph import MX, MY
+
+    if len(a) < 4 or len(b) < 4:
+        return "straight"
+    h1 = math.atan2((a[3] - a[1]) * MY, (a[2] - a[0]) * MX)
+    h2 = math.atan2((b[3] - b[1]) * MY, (b[2] - b[0]) * MX)
+    if (a[2] == a[0] and a[3] == a[1]) or (b[2] == b[0] and b[3] == b[1]):
+        return "straight"
+    d = math.degrees((h2 - h1 + math.pi) % (2 * math.pi) - math.pi)   # + = counter-clockwise = left
+    if abs(d) < 20:
+        return "straight"
+    if abs(d) > 160:
+        return "uturn"
+    if abs(d) < 45:
+        return "keep_left" if d > 0 else "keep_right"
+    return "left" if d > 0 else "right"
+
+
+def _bound(xs: list[float], ys: list[float]) -> dict:
+    if not xs:
+        return {"min_x": 0.0, "min_y": 0.0, "max_x": 0.0, "max_y": 0.0}
+    return {"min_x": round(min(xs), 6), "min_y": round(min(ys), 6), "max_x": round(max(xs), 6),
+            "max_y": round(max(ys), 6)}

@@ -1,0 +1,258 @@
+"""Directions over real HTTP against the sandbox (location.md §4.8–4.11, §8)."""
+from __future__ import annotations
+
+import random
+
+import httpx
+import pandas as pd
+import pytest
+
+from toolkit.errors import ParameterError
+from toolkit.navi import Directions
+
+NAMPO = (129.0325, 35.1000, "남포동")
+SEOMYEON = (129.0600, 35.1570, "서면")
+# the two ends of the synthetic toll tunnel "수정산터널(가상)"
+TUNNEL_A = (129.0470, 35.1290)
+TUNNEL_B = (129.0380, 35.1565)
+
+
+@pytest.fixture
+def raw(sandbox_server):
+    """(navi base URL, headers) for raw HTTP calls that bypass the client-side checks."""
+    key = sandbox_server.app_config()["rest_api_key"]
+    return sandbox_server.hosts()["navi"], {"Authorization": f"ServiceAK {key}"}
+
+
+def pt(p):
+    return f"{p[0]},{p[1]}"
+
+
+def city_points(seed: int, n: int):
+    """Random points of real addresses of the sandbox city (so they are on land, near roads)."""
+    df = pd.read_csv("datasets/local/addresses.csv.gz", usecols=["x", "y"])
+    rng = random.Random(seed)
+    idx = rng.sample(range(len(df)), n)
+    return [(float(df.x[i]), float(df.y[i])) for i in idx]
+
+
+# ------------------------------------------------------------------------------------------------ bounds
+def test_get_waypoints_bound(raw):
+    base, h = raw
+    wps = city_points(1, 6)
+    ok = httpx.get(f"{base}/v1/directions", headers=h, params={
+        "origin": pt(NAMPO), "destination": pt(SEOMYEON), "waypoints": "|".join(map(pt, wps[:5])), "summary": "true"})
+    assert ok.status_code == 200 and len(ok.json()["routes"][0]["sections"]) == 6
+    bad = httpx.get(f"{base}/v1/directions", headers=h, params={
+        "origin": pt(NAMPO), "destination": pt(SEOMYEON), "waypoints": "|".join(map(pt, wps))})
+    assert bad.status_code == 400 and bad.json()["code"] == -2 and "waypoints" in bad.json()["msg"]
+
+
+def test_post_waypoints_bound(raw):
+    base, h = raw
+    wps = [{"x": x, "y": y} for x, y in city_points(2, 31)]
+    body = {"origin": {"x": NAMPO[0], "y": NAMPO[1]}, "destination": {"x": SEOMYEON[0], "y": SEOMYEON[1]},
+            "summary": True}
+    ok = httpx.post(f"{base}/v1/waypoints/directions", headers=h, json=dict(body, waypoints=wps[:30]), timeout=60)
+    assert ok.status_code == 200 and len(ok.json()["routes"][0]["sections"]) == 31
+    bad = httpx.post(f"{base}/v1/waypoints/directions", headers=h, json=dict(body, waypoints=wps))
+    assert bad.status_code == 400 and bad.json()["code"] == -2
+
+
+def test_origins_bounds(raw):
+    base, h = raw
+    origins = [{"key": f"o{i}", "x": x, "y": y} for i, (x, y) in enumerate(city_points(3, 31))]
+    body = {"destination": {"x": SEOMYEON[0], "y": SEOMYEON[1]}, "radius": 10000}
+    ok = httpx.post(f"{base}/v1/origins/directions", headers=h, json=dict(body, origins=origins[:30]))
+    assert ok.status_code == 200
+    assert [r["key"] for r in ok.json()["routes"]] == [f"o{i}" for i in range(30)]
+    for extra in ({"origins": origins}, {"origins": origins[:3], "radius": 10001},
+                  {"origins": origins[:3], "radius": 0}, {"origins": [{"x": 129.03, "y": 35.1}]}):
+        bad = httpx.post(f"{base}/v1/origins/directions", headers=h, json=dict(body, **extra))
+        assert bad.status_code == 400 and bad.json()["code"] == -2, extra
+    no_radius = httpx.post(f"{base}/v1/origins/directions", headers=h,
+                           json={"destination": body["destination"], "origins": origins[:2]})
+    assert no_radius.status_code == 400 and "radius" in no_radius.json()["msg"]
+
+
+def test_bad_parameters_and_key(raw):
+    base, h = raw
+    q = {"origin": pt(NAMPO), "destination": pt(SEOMYEON)}
+    for extra in ({"priority": "FASTEST"}, {"avoid": "toll|highway"}, {"car_type": "9"}, {"car_fuel": "COAL"},
+                  {"origin": "abc"}, {"summary": "maybe"}):
+        r = httpx.get(f"{base}/v1/directions", headers=h, params=dict(q, **extra))
+        assert r.status_code == 400 and r.json()["code"] == -2, extra
+    assert httpx.get(f"{base}/v1/directions", params=q).status_code == 401
+    r = httpx.get(f"{base}/v1/directions", headers=h, params=dict(q, origin=f"{pt(NAMPO)},name=출발"))
+    assert r.json()["routes"][0]["summary"]["origin"]["name"] == "출발"
+
+
+def test_client_checks_bounds_before_sending(tk):
+    with pytest.raises(ParameterError, match="waypoints"):
+        tk.navi.directions(NAMPO, SEOMYEON, waypoints=[NAMPO] * 6)
+    with pytest.raises(ParameterError, match="waypoints"):
+        tk.navi.waypoints(NAMPO, SEOMYEON, waypoints=[NAMPO] * 31)
+    with pytest.raises(ParameterError, match="origins"):
+        tk.navi.origins([(f"k{i}", 129.03, 35.1) for i in range(31)], SEOMYEON)
+    with pytest.raises(ParameterError, match="radius"):
+        tk.navi.origins([("k", 129.03, 35.1)], SEOMYEON, radius=10001)
+    with pytest.raises(ParameterError, match="avoid"):
+        tk.navi.directions(NAMPO, SEOMYEON, avoid="highway")
+
+
+# ------------------------------------------------------------------------------------------------ invariants
+def check_route(route: dict, n_waypoints: int):
+    assert route["result_code"] == 0, route
+    s = route["summary"]
+    assert len(route["sections"]) == n_waypoints + 1
+    assert s["distance"] == sum(sec["distance"] for sec in route["sections"])
+    assert s["duration"] == sum(sec["duration"] for sec in route["sections"])
+    b = s["bound"]
+    for sec in route["sections"]:
+        assert sec["distance"] == sum(r["distance"] for r in sec["roads"])
+        assert sec["duration"] == sum(r["duration"] for r in sec["roads"])
+        assert sec["distance"] == sum(g["distance"] for g in sec["guides"])
+        assert sec["guides"][0]["road_index"] == -1 and sec["guides"][-1]["road_index"] == -1
+        assert all(0 <= g["road_index"] < len(sec["roads"]) for g in sec["guides"][1:-1])
+        sb = sec["bound"]
+        for road in sec["roads"]:
+            v = road["vertexes"]
+            assert len(v) % 2 == 0 and len(v) >= 4 and all(isinstance(c, float) for c in v)
+            assert road["traffic_state"] in (0, 1, 2, 3, 4, 6) and road["traffic_speed"] >= 0
+            for x, y in zip(v[0::2], v[1::2]):
+                assert b["min_x"] <= x <= b["max_x"] and b["min_y"] <= y <= b["max_y"]
+                assert sb["min_x"] <= x <= sb["max_x"] and sb["min_y"] <= y <= sb["max_y"]
+    assert s["fare"]["taxi"] >= 4800 and s["fare"]["toll"] >= 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_invariants_on_random_routes(tk, seed):
+    pts = city_points(100 + seed, 2 + seed % 4)
+    origin, destination, wps = pts[0], pts[1], pts[2:]
+    priority = ("RECOMMEND", "TIME", "DISTANCE")[seed % 3]
+    r = tk.navi.directions(origin, destination, waypoints=wps, priority=priority, raw=True)
+    for route in r["routes"]:
+        check_route(route, len(wps))
+        assert route["summary"]["priority"] == priority
+
+
+def test_invariants_on_30_waypoints(tk):
+    pts = city_points(7, 32)
+    r = tk.navi.waypoints(pts[0], pts[1], waypoints=pts[2:], raw=True)
+    check_route(r["routes"][0], 30)
+
+
+def test_distance_priority_is_shortest(tk):
+    pts = city_points(11, 2)
+    by = {p: tk.navi.directions(*pts, priority=p).summary.loc[0] for p in ("DISTANCE", "TIME")}
+    assert by["DISTANCE"]["distance"] <= by["TIME"]["distance"]
+    assert by["TIME"]["duration"] <= by["DISTANCE"]["duration"] + 2     # +2: per-road rounding
+
+
+# ------------------------------------------------------------------------------------------------ options
+def test_avoid_toll_changes_route_and_fare(tk):
+    direct = tk.navi.directions(TUNNEL_A, TUNNEL_B, priority="TIME")
+    assert direct.summary.loc[0, "fare.toll"] > 0
+    assert "수정산터널(가상)" in set(direct.roads["name"])
+    avoided = tk.navi.directions(TUNNEL_A, TUNNEL_B, priority="TIME", avoid=["toll"])
+    assert avoided.summary.loc[0, "fare.toll"] == 0
+    assert "수정산터널(가상)" not in set(avoided.roads["name"])
+    assert avoided.summary.loc[0, "duration"] > direct.summary.loc[0, "duration"]
+    light = tk.navi.directions(TUNNEL_A, TUNNEL_B, priority="TIME", car_type=6)
+    assert light.summary.loc[0, "fare.toll"] == direct.summary.loc[0, "fare.toll"] // 2
+    moto = tk.navi.directions(TUNNEL_A, TUNNEL_B, priority="TIME", car_type=7)
+    assert "수정산터널(가상)" not in set(moto.roads["name"])
+
+
+def test_alternatives_are_distinct(tk):
+    r = tk.navi.directions(NAMPO, SEOMYEON, alternatives=True)
+    assert len(r) >= 2
+    lines = [tuple(r.coordinates(i)) for i in range(len(r))]
+    assert len(set(lines)) == len(lines)
+    for route in r.routes:
+        check_route(route, 0)
+    single = tk.navi.directions(NAMPO, SEOMYEON)
+    assert len(single) == 1 and single.coordinates(0) == r.coordinates(0)
+
+
+def test_summary_mode_has_no_details(tk):
+    r = tk.navi.directions(NAMPO, SEOMYEON, summary=True, raw=True)
+    route = r["routes"][0]
+    assert route["result_code"] == 0 and "bound" in route["summary"]
+    for sec in route["sections"]:
+        assert set(sec) == {"distance", "duration"}
+
+
+def test_result_codes(tk):
+    too_close = tk.navi.directions((129.0325, 35.1000), (129.03251, 35.10001))
+    assert too_close.routes == [{"result_code": 104, "result_msg": too_close.routes[0]["result_msg"]}]
+    far = tk.navi.directions((126.978, 37.566), SEOMYEON)          # Seoul: no road of the sandbox nearby
+    assert far.routes[0]["result_code"] == 101 and not far.ok
+    far_dest = tk.navi.directions(NAMPO, (126.978, 37.566))
+    assert far_dest.routes[0]["result_code"] == 102
+
+
+def test_traffic_follows_the_clock(fresh_tk):
+    def duration():
+        return int(fresh_tk.navi.directions(NAMPO, SEOMYEON, priority="DISTANCE").summary.loc[0, "duration"])
+
+    fresh_tk.sandbox.control("POST", "/sandbox/clock", json={"set": "2026-11-20T09:30:00Z", "freeze": True})
+    evening = duration()                                 # 18:30 KST, evening peak
+    fresh_tk.sandbox.control("POST", "/sandbox/clock", json={"set": "2026-11-20T19:00:00Z"})
+    night = duration()                                   # 04:00 KST
+    assert night < evening * 0.8
+    fut = fresh_tk.navi.future(NAMPO, SEOMYEON, "202611210930", priority="DISTANCE")   # 09:30 KST next day
+    assert fut.summary.loc[0, "duration"] != night
+    with pytest.raises(Exception) as err:
+        fresh_tk.navi.future(NAMPO, SEOMYEON, "202601010000")
+    assert getattr(err.value, "code", None) == -2
+
+
+# ------------------------------------------------------------------------------------------------ many
+def test_origins_and_destinations(tk):
+    pts = city_points(21, 5)
+    origins = [(f"b{i}", x, y) for i, (x, y) in enumerate(pts)] + [("seoul", 126.978, 37.566)]
+    df = tk.navi.origins(origins, SEOMYEON, radius=10000)
+    assert list(df["key"]) == [k for k, _, _ in origins]
+    assert df.loc[df.key == "seoul", "result_code"].item() != 0
+    ok = df[df.result_code == 0]
+    assert len(ok) == 5
+    # each summary matches the single route from that origin with the same priority
+    one = tk.navi.directions(pts[0], SEOMYEON, priority="TIME").summary.loc[0]
+    row = ok[ok.key == "b0"].iloc[0]
+    assert abs(int(row["distance"]) - int(one["distance"])) <= 2
+    near = tk.navi.origins(origins[:5], SEOMYEON, radius=1)
+    assert (near["result_code"] != 0).all()
+    dst = tk.navi.destinations(SEOMYEON, origins[:5])
+    assert (dst["result_code"] == 0).all() and list(dst["key"]) == ["b0", "b1", "b2", "b3", "b4"]
+
+
+# ------------------------------------------------------------------------------------------------ frames
+def test_frames_and_geojson(tk):
+    r = tk.navi.directions(NAMPO, SEOMYEON, waypoints=[(129.04, 35.115)])
+    assert isinstance(r, Directions)
+    s = r.summary
+    assert str(s["distance"].dtype) == "Int64" and s["origin.x"].dtype == "float64"
+    assert s.loc[0, "origin.name"] == "남포동" and s.attrs["meta"]["trans_id"] == r.trans_id
+    roads = r.roads
+    assert str(roads["traffic_state"].dtype) == "Int64" and roads["traffic_speed"].dtype == "float64"
+    assert roads.groupby("section")["distance"].sum().tolist() == r.sections["distance"].tolist()
+    g = r.guides
+    assert g["x"].dtype == "float64" and str(g["road_index"].dtype) == "Int64"
+    assert g.iloc[0]["type"] == 100 and g.iloc[-1]["type"] == 101 and (g["type"] == 1000).sum() == 1
+    gj = r.geojson()
+    line = gj["features"][0]["geometry"]
+    assert line["type"] == "LineString" and len(line["coordinates"]) >= 2
+    assert gj["features"][0]["properties"]["distance"] == s.loc[0, "distance"]
+    assert len(r.geojson(by_road=True)["features"]) == len(roads)
+
+
+def test_maps(tk, tmp_path):
+    pytest.importorskip("folium")
+    r = tk.navi.directions(NAMPO, SEOMYEON, alternatives=True)
+    html = r.map()._repr_html_()
+    assert "PolyLine" in html or "polyline" in html.lower()
+    df = tk.navi.origins([(f"b{i}", x, y) for i, (x, y) in enumerate(city_points(5, 4))], SEOMYEON)
+    path = tmp_path / "o.html"
+    tk.navi.origins_map(df).save(str(path))
+    assert path.stat().st_size > 1000

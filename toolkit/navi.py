@@ -1,0 +1,374 @@
+"""Driving directions (location.md §4.8–4.11) as route objects, DataFrames and GeoJSON.
+
+>>> tk = toolkit.connect()                                                     # doctest: +SKIP
+>>> r = tk.navi.directions((129.0325, 35.1000, "남포동"), (129.0600, 35.1570, "서면"), alternatives=True)
+>>> r.summary          # one row per route: distance, duration, fare.taxi, fare.toll, ...
+>>> r.roads            # one row per road with traffic_speed / traffic_state (route, section, road_index)
+>>> r.guides           # the turn list
+>>> r.geojson()        # FeatureCollection of LineStrings (one per route)
+>>> r.map()            # folium map (toolkit.navimaps)
+>>> tk.navi.origins([("a", 129.03, 35.10), ...], destination=(129.05, 35.14), radius=10000)   # key, distance, duration
+
+Points are given as ``(x, y)``, ``(x, y, name)``, ``{"x":, "y":, "name":}`` or the text ``"x,y,name=..."``;
+many-origin points as ``(key, x, y)`` or ``{"key":, "x":, "y":}``. Every bound of the spec is checked before
+a request (:class:`~toolkit.errors.ParameterError`). The POST route computations are sent with
+``idempotent=True``: they change nothing on the server, so they are retried safely.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta, timezone
+from typing import Any, Iterable
+
+from .area import Area, Call, endpoint
+from .errors import ParameterError
+
+__all__ = ["NaviArea", "Directions", "AVOID", "PRIORITY", "TRAFFIC_STATES", "GUIDE_TYPES"]
+
+AVOID = ("roadevent", "ferries", "toll", "motorway", "schoolzone")
+PRIORITY = ("RECOMMEND", "TIME", "DISTANCE")
+FUELS = ("GASOLINE", "DIESEL", "LPG")
+MAX_WAYPOINTS = 5
+MAX_WAYPOINTS_POST = 30
+MAX_MANY = 30
+MAX_RADIUS = 10000
+KST = timezone(timedelta(hours=9))
+#: traffic_state codes (the spec does not show them; these are the real platform's)
+TRAFFIC_STATES = {0: "정보없음", 1: "정체", 2: "지체", 3: "서행", 4: "원활", 6: "통제"}
+#: guide types used by the sandbox (modelled on the real platform)
+GUIDE_TYPES = {0: "직진", 1: "좌회전", 2: "우회전", 3: "유턴", 5: "왼쪽 방향", 6: "오른쪽 방향",
+               100: "출발지", 101: "목적지", 1000: "경유지"}
+
+
+# ---------------------------------------------------------------------------------------------- parameters
+def _point(value: Any, name: str) -> dict:
+    if isinstance(value, str):
+        parts = value.split(",")
+        if len(parts) < 2:
+            raise ParameterError(name, "text points are 'x,y' or 'x,y,name=<name>'", value)
+        out = {"x": parts[0], "y": parts[1]}
+        if len(parts) > 2 and parts[2].startswith("name="):
+            out["name"] = ",".join(parts[2:])[5:]
+        value = out
+    if isinstance(value, dict):
+        x, y, label = value.get("x"), value.get("y"), value.get("name")
+    elif isinstance(value, (tuple, list)) and len(value) in (2, 3):
+        x, y, label = value[0], value[1], (value[2] if len(value) == 3 else None)
+    else:
+        raise ParameterError(name, "a point is (x, y), (x, y, name), {'x','y','name'} or 'x,y,name=...'", value)
+    try:
+        x, y = float(x), float(y)
+    except (TypeError, ValueError):
+        raise ParameterError(name, "x and y must be numbers (longitude, latitude)", value) from None
+    if not (-180 <= x <= 180 and -90 <= y <= 90):
+        raise ParameterError(name, "x must be a longitude and y a latitude (WGS84)", value)
+    out = {"x": x, "y": y}
+    if label:
+        out["name"] = str(label)
+    return out
+
+
+def _keyed(value: Any, name: str) -> dict:
+    if isinstance(value, dict):
+        key = value.get("key")
+        point = _point({k: v for k, v in value.items() if k != "key"}, name)
+    elif isinstance(value, (tuple, list)) and len(value) == 3:
+        key, point = value[0], _point(value[1:], name)
+    else:
+        raise ParameterError(name, "a keyed point is (key, x, y) or {'key', 'x', 'y'}", value)
+    if key is None or str(key) == "":
+        raise ParameterError(name, "every point needs a key", value)
+    point.pop("name", None)
+    return {"key": str(key), **point}
+
+
+def _text(p: dict) -> str:
+    return f"{p['x']},{p['y']}" + (f",name={p['name']}" if p.get("name") else "")
+
+
+def _avoid(avoid: str | Iterable[str] | None) -> list[str]:
+    if avoid is None:
+        return []
+    items = [avoid] if isinstance(avoid, str) else list(avoid)
+    items = [a.strip() for item in items for a in str(item).split("|") if a.strip()]
+    bad = [a for a in items if a not in AVOID]
+    if bad:
+        raise ParameterError("avoid", f"must be among {', '.join(AVOID)}", bad)
+    return items
+
+
+def _choice(value, name: str, choices) -> str:
+    if value is None or str(value).upper() not in choices:
+        raise ParameterError(name, f"must be one of {', '.join(choices)}", value)
+    return str(value).upper()
+
+
+def _car(car_type: int, car_fuel: str) -> tuple[int, str]:
+    if isinstance(car_type, bool) or not isinstance(car_type, int) or not 1 <= car_type <= 7:
+        raise ParameterError("car_type", "must be an integer 1 to 7", car_type)
+    return car_type, _choice(car_fuel, "car_fuel", FUELS)
+
+
+def _waypoints(waypoints, limit: int) -> list[dict]:
+    items = list(waypoints or [])
+    if len(items) > limit:
+        raise ParameterError("waypoints", f"at most {limit} waypoints", len(items))
+    return [_point(w, f"waypoints[{i}]") for i, w in enumerate(items)]
+
+
+def _bool(v: bool) -> str:
+    return "true" if v else "false"
+
+
+# ---------------------------------------------------------------------------------------------- results
+class Directions:
+    """A directions answer: ``raw`` body plus frames (``summary``, ``sections``, ``roads``, ``guides``)."""
+
+    def __init__(self, body: dict):
+        self.raw = body
+        self.trans_id = body.get("trans_id")
+        self.routes = body.get("routes") or []
+
+    def __len__(self):
+        return len(self.routes)
+
+    def __repr__(self):
+        parts = [f"#{i}: {r['summary']['distance']} m, {r['summary']['duration']} s" if r.get("result_code") == 0
+                 else f"#{i}: result_code {r.get('result_code')} {r.get('result_msg')}" for i, r in enumerate(self.routes)]
+        return f"<Directions {len(self.routes)} route(s): {'; '.join(parts)}>"
+
+    @property
+    def ok(self) -> bool:
+        return bool(self.routes) and all(r.get("result_code") == 0 for r in self.routes)
+
+    @property
+    def summary(self):
+        """One row per route: route, result_code, result_msg, priority, distance, duration, fare.taxi,
+        fare.toll, origin/destination names and coordinates, waypoint count, bound."""
+        from .frames import frame
+
+        rows = []
+        for i, r in enumerate(self.routes):
+            s = r.get("summary") or {}
+            rows.append({"route": i, "result_code": r.get("result_code"), "result_msg": r.get("result_msg"),
+                         "priority": s.get("priority"), "distance": s.get("distance"), "duration": s.get("duration"),
+                         "fare.taxi": (s.get("fare") or {}).get("taxi"), "fare.toll": (s.get("fare") or {}).get("toll"),
+                         "origin.name": (s.get("origin") or {}).get("name"),
+                         "origin.x": (s.get("origin") or {}).get("x"), "origin.y": (s.get("origin") or {}).get("y"),
+                         "destination.name": (s.get("destination") or {}).get("name"),
+                         "destination.x": (s.get("destination") or {}).get("x"),
+                         "destination.y": (s.get("destination") or {}).get("y"),
+                         "waypoints": len(s.get("waypoints") or []), "sections": len(r.get("sections") or []),
+                         **{f"bound.{k}": v for k, v in (s.get("bound") or {}).items()}})
+        cols = ["route", "result_code", "result_msg", "priority", "distance", "duration", "fare.taxi", "fare.toll",
+                "origin.name", "origin.x", "origin.y", "destination.name", "destination.x", "destination.y",
+                "waypoints", "sections", "bound.min_x", "bound.min_y", "bound.max_x", "bound.max_y"]
+        return frame(rows, columns=cols, ints=["route", "result_code", "distance", "duration", "fare.taxi",
+                                              "fare.toll", "waypoints", "sections"],
+                     floats=["origin.x", "origin.y", "destination.x", "destination.y", "bound.min_x", "bound.min_y",
+                             "bound.max_x", "bound.max_y"], meta={"trans_id": self.trans_id})
+
+    @property
+    def sections(self):
+        """One row per route × section: distance, duration, roads and guides counts."""
+        from .frames import frame
+
+        rows = [{"route": i, "section": k, "distance": s.get("distance"), "duration": s.get("duration"),
+                 "roads": len(s.get("roads") or []), "guides": len(s.get("guides") or [])}
+                for i, r in enumerate(self.routes) for k, s in enumerate(r.get("sections") or [])]
+        return frame(rows, columns=["route", "section", "distance", "duration", "roads", "guides"],
+                     ints=["route", "section", "distance", "duration", "roads", "guides"],
+                     meta={"trans_id": self.trans_id})
+
+    @property
+    def roads(self):
+        """One row per road: route, section, road_index, name, distance, duration, traffic_speed,
+        traffic_state (+ its label ``traffic``), vertex count and the flat ``vertexes``."""
+        from .frames import frame
+
+        rows = [{"route": i, "section": k, "road_index": j, "name": rd.get("name"), "distance": rd.get("distance"),
+                 "duration": rd.get("duration"), "traffic_speed": rd.get("traffic_speed"),
+                 "traffic_state": rd.get("traffic_state"), "traffic": TRAFFIC_STATES.get(rd.get("traffic_state")),
+                 "points": len(rd.get("vertexes") or []) // 2, "vertexes": rd.get("vertexes")}
+                for i, r in enumerate(self.routes) for k, s in enumerate(r.get("sections") or [])
+                for j, rd in enumerate(s.get("roads") or [])]
+        return frame(rows, columns=["route", "section", "road_index", "name", "distance", "duration",
+                                    "traffic_speed", "traffic_state", "traffic", "points", "vertexes"],
+                     ints=["route", "section", "road_index", "distance", "duration", "traffic_state", "points"],
+                     floats=["traffic_speed"], meta={"trans_id": self.trans_id})
+
+    @property
+    def guides(self):
+        """The turn list: route, section, name, x, y, distance, duration, type, guidance, road_index."""
+        from .frames import frame
+
+        rows = [{"route": i, "section": k, **{f: g.get(f) for f in ("name", "x", "y", "distance", "duration",
+                                                                     "type", "guidance", "road_index")}}
+                for i, r in enumerate(self.routes) for k, s in enumerate(r.get("sections") or [])
+                for g in s.get("guides") or []]
+        return frame(rows, columns=["route", "section", "name", "x", "y", "distance", "duration", "type",
+                                    "guidance", "road_index"],
+                     ints=["route", "section", "distance", "duration", "type", "road_index"], floats=["x", "y"],
+                     meta={"trans_id": self.trans_id})
+
+    def coordinates(self, route: int = 0) -> list[tuple[float, float]]:
+        """The route's line as (x, y) pairs, consecutive duplicates removed."""
+        out: list[tuple[float, float]] = []
+        for s in self.routes[route].get("sections") or []:
+            for rd in s.get("roads") or []:
+                v = rd.get("vertexes") or []
+                for p in zip(v[0::2], v[1::2]):
+                    if not out or out[-1] != p:
+                        out.append(p)
+        return out
+
+    def linestring(self, route: int = 0) -> dict:
+        """A GeoJSON LineString geometry of one route."""
+        return {"type": "LineString", "coordinates": [list(p) for p in self.coordinates(route)]}
+
+    def geojson(self, *, by_road: bool = False) -> dict:
+        """A FeatureCollection: one LineString per route (or per road with its traffic, ``by_road=True``)."""
+        feats = []
+        for i, r in enumerate(self.routes):
+            if r.get("result_code") != 0:
+                continue
+            if by_road:
+                for k, s in enumerate(r.get("sections") or []):
+                    for j, rd in enumerate(s.get("roads") or []):
+                        v = rd["vertexes"]
+                        feats.append({"type": "Feature", "geometry": {"type": "LineString",
+                                      "coordinates": [[x, y] for x, y in zip(v[0::2], v[1::2])]},
+                                      "properties": {"route": i, "section": k, "road_index": j,
+                                                     **{f: rd[f] for f in ("name", "distance", "duration",
+                                                                           "traffic_speed", "traffic_state")}}})
+            else:
+                s = r["summary"]
+                feats.append({"type": "Feature", "geometry": self.linestring(i),
+                              "properties": {"route": i, "distance": s["distance"], "duration": s["duration"],
+                                             "taxi": s["fare"]["taxi"], "toll": s["fare"]["toll"]}})
+        return {"type": "FeatureCollection", "features": feats}
+
+    def map(self, **kw):
+        """A folium map of the routes (see :func:`toolkit.navimaps.route_map`)."""
+        from .navimaps import route_map
+
+        return route_map(self, **kw)
+
+
+def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool):
+    """key, result_code, result_msg, distance, duration, x, y (of each keyed point)."""
+    from .frames import frame
+
+    where = {p["key"]: p for p in points}
+    rows = [{"key": r.get("key"), "result_code": r.get("result_code"), "result_msg": r.get("result_msg"),
+             "distance": (r.get("summary") or {}).get("distance"), "duration": (r.get("summary") or {}).get("duration"),
+             "x": where.get(r.get("key"), {}).get("x"), "y": where.get(r.get("key"), {}).get("y")}
+            for r in body.get("routes") or []]
+    return frame(rows, columns=["key", "result_code", "result_msg", "distance", "duration", "x", "y"],
+                 ints=["result_code", "distance", "duration"], floats=["x", "y"],
+                 meta={"trans_id": body.get("trans_id"), "center": center,
+                       "role": "destination" if to_center else "origin"})
+
+
+# ---------------------------------------------------------------------------------------------- the area
+class NaviArea(Area):
+    """Driving directions: ``{navi_url}/v1/directions``, ``/v1/waypoints/directions``, ``/v1/origins/directions``,
+    ``/v1/destinations/directions`` and ``/v1/future/directions``."""
+
+    def _get_params(self, origin, destination, waypoints, priority, avoid, alternatives, road_details, summary,
+                    car_type, car_fuel, car_hipass) -> dict:
+        car_type, car_fuel = _car(car_type, car_fuel)
+        wps = _waypoints(waypoints, MAX_WAYPOINTS)
+        avoid = _avoid(avoid)
+        return {"origin": _text(_point(origin, "origin")), "destination": _text(_point(destination, "destination")),
+                "waypoints": "|".join(_text(w) for w in wps) or None,
+                "priority": _choice(priority, "priority", PRIORITY), "avoid": "|".join(avoid) or None,
+                "alternatives": _bool(alternatives), "road_details": _bool(road_details), "summary": _bool(summary),
+                "car_type": car_type, "car_fuel": car_fuel, "car_hipass": _bool(car_hipass)}
+
+    @staticmethod
+    def _parse(raw: bool):
+        return lambda body, response: body if raw else Directions(body)
+
+    @endpoint("GET", "navi", "/v1/directions")
+    def directions(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
+                   alternatives: bool = False, road_details: bool = False, summary: bool = False,
+                   car_type: int = 1, car_fuel: str = "GASOLINE", car_hipass: bool = False, raw: bool = False):
+        """One route (or up to 3 with ``alternatives``) with at most 5 waypoints → :class:`Directions`.
+
+        >>> tk.navi.directions((129.03, 35.10), (129.06, 35.157), avoid=["toll"]).summary   # doctest: +SKIP
+        """
+        params = self._get_params(origin, destination, waypoints, priority, avoid, alternatives, road_details,
+                                  summary, car_type, car_fuel, car_hipass)
+        return Call("GET", "navi", "/v1/directions", self._client.rest_auth(), params=params,
+                    parse=self._parse(raw), name="navi.directions")
+
+    @endpoint("GET", "navi", "/v1/future/directions")
+    def future(self, origin, destination, departure_time, waypoints=None, *, priority: str = "RECOMMEND",
+               avoid=None, alternatives: bool = False, road_details: bool = False, summary: bool = False,
+               car_type: int = 1, car_fuel: str = "GASOLINE", car_hipass: bool = False, raw: bool = False):
+        """Future-driving estimate: like :meth:`directions` with ``departure_time`` (a ``datetime``, naive =
+        Korean time, or the text ``yyyyMMddHHmm``)."""
+        if isinstance(departure_time, datetime):
+            dt = departure_time if departure_time.tzinfo else departure_time.replace(tzinfo=KST)
+            departure_time = dt.astimezone(KST).strftime("%Y%m%d%H%M")
+        departure_time = str(departure_time)
+        try:
+            datetime.strptime(departure_time, "%Y%m%d%H%M")
+        except ValueError:
+            raise ParameterError("departure_time", "must be a datetime or 'yyyyMMddHHmm'", departure_time) from None
+        params = self._get_params(origin, destination, waypoints, priority, avoid, alternatives, road_details,
+                                  summary, car_type, car_fuel, car_hipass)
+        params["departure_time"] = departure_time
+        return Call("GET", "navi", "/v1/future/directions", self._client.rest_auth(), params=params,
+                    parse=self._parse(raw), name="navi.future")
+
+    @endpoint("POST", "navi", "/v1/waypoints/directions")
+    def waypoints(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
+                  alternatives: bool = False, road_details: bool = False, summary: bool = False,
+                  car_type: int = 1, car_fuel: str = "GASOLINE", car_hipass: bool = False, raw: bool = False):
+        """A route through up to 30 waypoints (POST) → :class:`Directions` (one section per leg)."""
+        car_type, car_fuel = _car(car_type, car_fuel)
+        body = {"origin": _point(origin, "origin"), "destination": _point(destination, "destination"),
+                "waypoints": _waypoints(waypoints, MAX_WAYPOINTS_POST),
+                "priority": _choice(priority, "priority", PRIORITY), "avoid": _avoid(avoid) or None,
+                "alternatives": alternatives, "road_details": road_details, "summary": summary,
+                "car_type": car_type, "car_fuel": car_fuel, "car_hipass": car_hipass}
+        return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=body,
+                    idempotent=True, parse=self._parse(raw), name="navi.waypoints")
+
+    def _many_body(self, points, name: str, radius: int, priority: str, avoid) -> tuple[list[dict], dict]:
+        pts = [_keyed(p, f"{name}[{i}]") for i, p in enumerate(points or [])]
+        if not 1 <= len(pts) <= MAX_MANY:
+            raise ParameterError(name, f"give 1 to {MAX_MANY} keyed points", len(pts))
+        if isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= MAX_RADIUS:
+            raise ParameterError("radius", f"must be an integer 1 to {MAX_RADIUS} (metres)", radius)
+        return pts, {"radius": radius, "priority": _choice(priority, "priority", ("TIME", "DISTANCE")),
+                     "avoid": _avoid(avoid) or None}
+
+    @endpoint("POST", "navi", "/v1/origins/directions")
+    def origins(self, origins, destination, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
+                raw: bool = False):
+        """Summaries from up to 30 keyed origins to one destination → DataFrame (key, distance, duration, x, y)."""
+        pts, body = self._many_body(origins, "origins", radius, priority, avoid)
+        dest = _point(destination, "destination")
+        body.update(origins=pts, destination=dest)
+        return Call("POST", "navi", "/v1/origins/directions", self._client.rest_auth(), json=body, idempotent=True,
+                    parse=lambda b, r: b if raw else many_frame(b, pts, dest, to_center=True),
+                    name="navi.origins")
+
+    @endpoint("POST", "navi", "/v1/destinations/directions")
+    def destinations(self, origin, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
+                     raw: bool = False):
+        """Summaries from one origin to up to 30 keyed destinations → DataFrame (key, distance, duration, x, y)."""
+        pts, body = self._many_body(destinations, "destinations", radius, priority, avoid)
+        org = _point(origin, "origin")
+        body.update(origin=org, destinations=pts)
+        return Call("POST", "navi", "/v1/destinations/directions", self._client.rest_auth(), json=body,
+                    idempotent=True, parse=lambda b, r: b if raw else many_frame(b, pts, org, to_center=False),
+                    name="navi.destinations")
+
+    def origins_map(self, frame, **kw):
+        """A folium map of a many-origin frame (see :func:`toolkit.navimaps.origins_map`)."""
+        from .navimaps import origins_map
+
+        return origins_map(frame, **kw)
