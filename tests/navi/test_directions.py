@@ -256,3 +256,15 @@ def test_maps(tk, tmp_path):
     path = tmp_path / "o.html"
     tk.navi.origins_map(df).save(str(path))
     assert path.stat().st_size > 1000
+
+
+def test_taxi_fare_has_the_busan_night_surcharge():
+    from datetime import datetime, timedelta, timezone
+
+    from toolkit.sandbox.navi.models import night_surcharge
+
+    kst = timezone(timedelta(hours=9))
+    at = lambda h, m=0: datetime(2026, 11, 21, h, m, tzinfo=kst).timestamp()  # noqa: E731
+    assert night_surcharge(at(12)) == 1.0 and night_surcharge(at(22, 59)) == 1.0
+    assert night_surcharge(at(23)) == 1.2 and night_surcharge(at(0, 30)) == 1.3 and night_surcharge(at(1, 59)) == 1.3
+    assert night_surcharge(at(2)) == 1.2 and night_surcharge(at(3, 59)) == 1.2 and night_surcharge(at(4)) == 1.0

@@ -25,10 +25,11 @@ Routes are shortest paths (networkx Dijkstra) on the road graph derived from the
   candidate is kept only if fewer than 80 % of its edges are shared with each earlier route.
 * **fare.toll:** sum of the toll of each toll edge driven; car_type 1–2 ×1.0, 3–5 ×1.5, 6 (light car) ×0.5.
   ``car_hipass`` and ``car_fuel`` are accepted and do not change the answer.
-* **fare.taxi:** Busan medium taxi meter, rates in force from 2023-07-01 (부산광역시 택시요금 조정, base fare
-  4,800 KRW for the first 2 km, then 100 KRW per 132 m, or per 33 s while slower than 15 km/h): distance
-  driven at ≥ 15 km/h beyond 2 km counts distance units, time on roads slower than 15 km/h counts time
-  units; no night surcharge. Rounded down to 100 KRW.
+* **fare.taxi:** Busan medium taxi meter, rates in force from 2023-06-01 (Busan city notice of May 2023, as
+  reported by the press: base fare 4,800 KRW for the first 2 km, then 100 KRW per 132 m, or per 33 s while
+  slower than 15 km/h; night surcharge 20 % from 23:00 to 04:00, 30 % from 00:00 to 02:00, by the departure
+  time in Korean time): distance driven at ≥ 15 km/h beyond 2 km counts distance units, time on roads slower
+  than 15 km/h counts time units. Rounded down to 100 KRW.
 * **guides:** one per leg end (type 100 출발지, 101 목적지, 1000 경유지, ``road_index`` -1) and one per change
   of road (type 0 straight, 1 left, 2 right, 3 U-turn, 5 keep left, 6 keep right from the bearing change;
   ``road_index`` = index of the road entered). A guide's distance/duration are those of the road before it,
@@ -63,6 +64,17 @@ ALT_PENALTY = 1.6
 ALT_MAX_SHARED = 0.8
 TOLL_FACTOR = {1: 1.0, 2: 1.0, 3: 1.5, 4: 1.5, 5: 1.5, 6: 0.5, 7: 1.0}
 TAXI = {"base": 4800, "base_m": 2000, "unit": 100, "unit_m": 132, "unit_s": 33, "slow_kmh": 15}
+
+
+def night_surcharge(timestamp: float) -> float:
+    """Busan's night surcharge factor at a departure time (Unix seconds): ×1.3 from 00:00 to 02:00 KST,
+    ×1.2 from 23:00 to 00:00 and from 02:00 to 04:00, else ×1.0."""
+    hour = ((timestamp + 9 * 3600) % 86400) / 3600
+    if hour < 2:
+        return 1.3
+    if hour < 4 or hour >= 23:
+        return 1.2
+    return 1.0
 MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 101: "출발지 주변의 도로를 찾을 수 없음",
        102: "도착지 주변의 도로를 찾을 수 없음", 103: "경유지 주변의 도로를 찾을 수 없음",
        104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}
@@ -234,7 +246,9 @@ class Model:
                 else:
                     fast_m += g.elen[e]
         units = max(0.0, fast_m - TAXI["base_m"]) / TAXI["unit_m"] + slow_s / TAXI["unit_s"]
-        taxi = TAXI["base"] + TAXI["unit"] * int(units)
+        taxi = (TAXI["base"] + TAXI["unit"] * int(units)) * night_surcharge(opts.when if opts.when is not None
+                                                                           else self.sandbox.clock.timestamp())
+        taxi = int(taxi // 100 * 100)
         summary = {
             "origin": origin.public(), "destination": destination.public(),
             "waypoints": [w.public() for w in waypoints], "priority": opts.priority,
