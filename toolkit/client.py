@@ -126,6 +126,10 @@ class Client:
         self.tokens = tokens
         return self.use_token(tokens["access_token"])
 
+    def login(self, *args, **kwargs):
+        """Log a user in with the OAuth flow (headless in the sandbox); see :meth:`toolkit.oauth.OAuthArea.login`."""
+        return self.oauth.login(*args, **kwargs)
+
     def use_token(self, access_token: "str | Secret | None") -> "Client":
         """Act as the user of this access token from now on (None forgets it)."""
         self.access_token = Secret(access_token) if access_token is not None else None

@@ -1,0 +1,401 @@
+"""Login by OAuth 2.0 authorization code with OpenID Connect (identity.md §4.1–4.4, 4.10–4.12, 4.21).
+
+>>> tk = toolkit.connect()                                               # doctest: +SKIP
+>>> token = tk.login("minji@sandbox.test", scopes=["profile", "account_email", "openid"])   # sandbox: headless
+>>> token.claims["nickname"]                                             # verified ID token claims
+>>> req = tk.oauth.authorize_url(scope=["profile"])   # real service: open req.url, then
+>>> tk.oauth.complete(req, "http://localhost:8765/callback?code=...&state=...")
+
+Every login uses ``state`` (checked on return), ``nonce`` (checked in the ID token) and PKCE S256. Tokens are
+kept in a :class:`Token` whose values are :class:`~toolkit.secrets.Secret`. ID tokens are verified with pyjwt
+against the JWKS of the authorization host, cached for an hour and re-fetched once when a ``kid`` is unknown
+(key rotation): signature (RS256 only), ``kid``, ``iss``, ``aud``, ``exp``, ``iat`` and ``nonce``. Expiry is
+judged by the service's clock (in the sandbox, the sandbox clock, which can be advanced).
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import html
+import re
+import secrets
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from typing import Iterable
+from urllib.parse import parse_qs, urlencode, urlsplit
+
+import jwt
+
+from .area import WRAPPED, Area, Call, endpoint
+from .errors import ParameterError, RedirectError, ToolkitError, redirect_error
+from .http import NO_AUTH
+from .secrets import Secret, reveal
+
+__all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "pkce_pair", "PROMPTS"]
+
+PROMPTS = ("login", "none", "create", "select_account")
+JWKS_TTL = 3600
+LEEWAY = 30
+
+
+class IdTokenError(ToolkitError):
+    """An ID token failed verification (signature, kid, iss, aud, exp, iat or nonce)."""
+
+
+def pkce_pair() -> tuple[Secret, str]:
+    """(code_verifier as a Secret, S256 code_challenge)."""
+    verifier = secrets.token_urlsafe(48)
+    challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    return Secret(verifier), challenge
+
+
+def _list(value, name: str) -> list[str] | None:
+    if value is None:
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    items = [p.strip() for item in items for p in str(item).split(",") if p.strip()]
+    if not items:
+        raise ParameterError(name, "give at least one value, or None")
+    return items
+
+
+@dataclass(repr=False)
+class AuthRequest:
+    """One authorization request: the URL to open and what the return must match."""
+
+    url: str
+    redirect_uri: str
+    state: str
+    nonce: str
+    code_verifier: Secret
+
+    def __repr__(self):
+        return f"AuthRequest(redirect_uri={self.redirect_uri!r}, state=…, nonce=…, code_verifier={self.code_verifier!r})"
+
+
+@dataclass(repr=False)
+class Token:
+    """Tokens of one login. Times are the service's (the sandbox clock in the sandbox), tz-aware UTC."""
+
+    access_token: Secret
+    expires_at: datetime
+    refresh_token: Secret | None = None
+    refresh_expires_at: datetime | None = None
+    id_token: Secret | None = None
+    scopes: list[str] = field(default_factory=list)
+    claims: dict | None = None
+    local_deadline: float = 0.0
+
+    @classmethod
+    def from_response(cls, body: dict, now: float, previous: "Token | None" = None) -> "Token":
+        refresh = body.get("refresh_token")
+        tok = cls(
+            access_token=Secret(body["access_token"]),
+            expires_at=datetime.fromtimestamp(now + int(body["expires_in"]), tz=timezone.utc),
+            refresh_token=Secret(refresh) if refresh else (previous.refresh_token if previous else None),
+            refresh_expires_at=(datetime.fromtimestamp(now + int(body["refresh_token_expires_in"]), tz=timezone.utc)
+                                if refresh else (previous.refresh_expires_at if previous else None)),
+            id_token=Secret(body["id_token"]) if body.get("id_token") else None,
+            scopes=(body.get("scope") or "").split(),
+            local_deadline=time.monotonic() + int(body["expires_in"]),
+        )
+        return tok
+
+    @property
+    def expires_in(self) -> int:
+        """Seconds left by the local clock's count since the token arrived."""
+        return max(0, int(self.local_deadline - time.monotonic()))
+
+    def __repr__(self):
+        return (f"Token(access_token={self.access_token!r}, refresh_token={self.refresh_token!r}, "
+                f"id_token={'Secret(…)' if self.id_token else None}, scopes={self.scopes!r}, "
+                f"expires_at={self.expires_at.isoformat()})")
+
+
+_HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
+
+
+class OAuthArea(Area):
+    """The authorization host: authorize URL, code exchange, refresh, ID token verification, discovery, logout."""
+
+    def __init__(self, client):
+        super().__init__(client)
+        self.token: Token | None = None
+        self._jwks: tuple[float, jwt.PyJWKSet] | None = None
+        self._browser = None  # headless browser (cookie jar) of the sandbox login
+
+    # ------------------------------------------------------------------ helpers
+    def _client_id(self) -> str:
+        return reveal(self.client._need("rest_api_key"))
+
+    def _redirect_uri(self, redirect_uri: str | None) -> str:
+        uri = redirect_uri or self.client.credentials.redirect_uri
+        if not uri:
+            raise ParameterError("redirect_uri", "give a redirect URI registered for the app (or configure one)")
+        return uri
+
+    def _now(self) -> float:
+        """The service's time: the sandbox clock in the sandbox, the local clock otherwise."""
+        if self.client.sandbox is not None:
+            return float(self.client.sandbox.clock()["unix"])
+        return time.time()
+
+    # ------------------------------------------------------------------ authorize
+    def authorize_url(self, scope=None, *, redirect_uri: str | None = None, prompt=None, login_hint: str | None = None,
+                      service_terms=None, state: str | None = None, nonce: str | None = None) -> AuthRequest:
+        """Build ``GET {auth_url}/oauth/authorize`` with fresh ``state``, ``nonce`` and a PKCE S256 pair."""
+        prompts = _list(prompt, "prompt")
+        if prompts:
+            bad = [p for p in prompts if p not in PROMPTS]
+            if bad:
+                raise ParameterError("prompt", f"each must be one of {', '.join(PROMPTS)}", bad)
+        verifier, challenge = pkce_pair()
+        req_state = state or secrets.token_urlsafe(16)
+        req_nonce = nonce or secrets.token_urlsafe(16)
+        uri = self._redirect_uri(redirect_uri)
+        params = {"client_id": self._client_id(), "redirect_uri": uri, "response_type": "code",
+                  "scope": ",".join(_list(scope, "scope")) if scope is not None else None,
+                  "prompt": ",".join(prompts) if prompts else None, "login_hint": login_hint,
+                  "service_terms": ",".join(_list(service_terms, "service_terms")) if service_terms else None,
+                  "state": req_state, "nonce": req_nonce, "code_challenge": challenge,
+                  "code_challenge_method": "S256"}
+        query = urlencode({k: v for k, v in params.items() if v is not None})
+        return AuthRequest(f"{self.client.hosts.auth}/oauth/authorize?{query}", uri, req_state, req_nonce, verifier)
+
+    def logout_url(self, logout_redirect_uri: str | None = None, state: str | None = None) -> str:
+        """``GET {auth_url}/oauth/logout``: logs the browser out of the service and the account."""
+        uri = logout_redirect_uri or (self.client.credentials.extra.get("logout_redirect_uris") or [None])[0]
+        if not uri:
+            raise ParameterError("logout_redirect_uri", "give a logout redirect URI registered for the app")
+        q = {"client_id": self._client_id(), "logout_redirect_uri": uri, **({"state": state} if state else {})}
+        return f"{self.client.hosts.auth}/oauth/logout?{urlencode(q)}"
+
+    # ------------------------------------------------------------------ token endpoint
+    def _token_call(self, data: dict, name: str) -> Call:
+        secret = self.client.credentials.client_secret
+        if secret is not None:
+            data["client_secret"] = secret
+        return Call("POST", "auth", "/oauth/token", NO_AUTH, data=data, name=name)
+
+    @endpoint("POST", "auth", "/oauth/token")
+    def exchange_code(self, code: str, *, redirect_uri: str | None = None, code_verifier=None,
+                      nonce: str | None = None, verify: bool = True, use: bool = True):
+        """``POST /oauth/token`` (authorization_code): a :class:`Token`; its ID token verified (``nonce`` checked)."""
+        if not code:
+            raise ParameterError("code", "the authorization code is required")
+        data = {"grant_type": "authorization_code", "client_id": self._client_id(),
+                "redirect_uri": self._redirect_uri(redirect_uri), "code": code,
+                "code_verifier": Secret(code_verifier) if code_verifier is not None else None}
+        body = yield self._token_call(data, "oauth.exchange_code")
+        return (yield from self._accept(body, nonce, verify, use))
+
+    def _accept(self, body: dict, nonce, verify: bool, use: bool, previous: Token | None = None):
+        now = yield from self._now_flow()
+        tok = Token.from_response(body, now, previous)
+        if tok.id_token is not None and verify:
+            tok.claims = yield from self._verify_flow(tok.id_token.reveal(), nonce, now)
+        elif previous is not None and tok.id_token is None:
+            tok.claims = previous.claims
+        if use:
+            self.token = tok
+            self.client.use_token(tok.access_token)
+        return tok
+
+    def _now_flow(self):
+        if self.client.sandbox is not None:
+            clock = yield Call("GET", "auth", "/sandbox/clock", base=self.client.sandbox.base_url, name="sandbox clock")
+            return float(clock["unix"])
+        return time.time()
+
+    @endpoint("POST", "auth", "/oauth/token")
+    def refresh(self, token: Token | None = None, *, use: bool = True):
+        """``POST /oauth/token`` (refresh_token): new access (and ID) token; the refresh token is replaced only when
+        the service rotates it."""
+        tok = token or self.token
+        if tok is None or tok.refresh_token is None:
+            raise ParameterError("token", "no refresh token: log in first")
+        data = {"grant_type": "refresh_token", "client_id": self._client_id(), "refresh_token": tok.refresh_token}
+        body = yield self._token_call(data, "oauth.refresh")
+        return (yield from self._accept(body, None, True, use, previous=tok))
+
+    def refresh_flow(self):
+        """A flow that refreshes :attr:`token` (used by other areas on a -401 answer)."""
+        tok = self.token
+        data = {"grant_type": "refresh_token", "client_id": self._client_id(), "refresh_token": tok.refresh_token}
+        body = yield self._token_call(data, "oauth.refresh")
+        return (yield from self._accept(body, None, True, True, previous=tok))
+
+    # ------------------------------------------------------------------ discovery, keys, verification
+    @endpoint("GET", "auth", "/.well-known/openid-configuration")
+    def openid_configuration(self):
+        """``GET /.well-known/openid-configuration``."""
+        return Call("GET", "auth", "/.well-known/openid-configuration", name="oauth.openid_configuration")
+
+    @endpoint("GET", "auth", "/.well-known/ssf-configuration")
+    def ssf_configuration(self):
+        """``GET /.well-known/ssf-configuration``."""
+        return Call("GET", "auth", "/.well-known/ssf-configuration", name="oauth.ssf_configuration")
+
+    @endpoint("GET", "auth", "/.well-known/jwks.json")
+    def jwks(self):
+        """``GET /.well-known/jwks.json`` (fetched fresh; verification uses a cached copy)."""
+        return Call("GET", "auth", "/.well-known/jwks.json", name="oauth.jwks")
+
+    @endpoint("POST", "auth", "/oauth/tokeninfo")
+    def tokeninfo(self, id_token):
+        """``POST /oauth/tokeninfo``: the service decodes an ID token (debugging only; verify it yourself)."""
+        if not id_token:
+            raise ParameterError("id_token", "an ID token is required")
+        return Call("POST", "auth", "/oauth/tokeninfo", data={"id_token": Secret(id_token)}, name="oauth.tokeninfo")
+
+    def _keyset(self, force: bool = False):
+        if force or self._jwks is None or time.monotonic() - self._jwks[0] > JWKS_TTL:
+            body = yield Call("GET", "auth", "/.well-known/jwks.json", name="oauth.jwks")
+            self._jwks = (time.monotonic(), jwt.PyJWKSet.from_dict(body))
+        return self._jwks[1]
+
+    def _verify_flow(self, id_token: str, nonce: str | None, now: float | None = None):
+        try:
+            header = jwt.get_unverified_header(id_token)
+        except jwt.PyJWTError as exc:
+            raise IdTokenError(f"ID token is not a JWT: {exc}") from None
+        if header.get("alg") != "RS256":
+            raise IdTokenError(f"ID token alg must be RS256, got {header.get('alg')!r}")
+        kid = header.get("kid")
+        if not kid:
+            raise IdTokenError("ID token header has no kid")
+        keyset = yield from self._keyset()
+        key = next((k for k in keyset.keys if k.key_id == kid), None)
+        if key is None:  # maybe the keys rotated: fetch once more
+            keyset = yield from self._keyset(force=True)
+            key = next((k for k in keyset.keys if k.key_id == kid), None)
+        if key is None:
+            raise IdTokenError(f"ID token kid {kid!r} is not in the service's JWKS")
+        if now is None:
+            now = yield from self._now_flow()
+        try:
+            claims = jwt.decode(id_token, key.key, algorithms=["RS256"], audience=self._client_id(),
+                                issuer=self.client.hosts.auth, options={
+                                    "verify_exp": False, "verify_iat": False, "verify_nbf": False,
+                                    "require": ["iss", "aud", "sub", "iat", "exp"]})
+        except jwt.PyJWTError as exc:
+            raise IdTokenError(f"ID token rejected: {exc}") from None
+        if int(claims["exp"]) + LEEWAY <= now:
+            raise IdTokenError("ID token has expired")
+        if int(claims["iat"]) - LEEWAY > now:
+            raise IdTokenError("ID token was issued in the future")
+        if nonce is not None and claims.get("nonce") != nonce:
+            raise IdTokenError("ID token nonce does not match the authorization request")
+        return claims
+
+    @endpoint
+    def verify_id_token(self, id_token, nonce: str | None = None):
+        """Verify an ID token: RS256 signature with the JWKS key of its ``kid``, ``iss`` = auth base URL, ``aud`` =
+        REST API key, ``exp``/``iat`` against the service clock, ``nonce`` when given. Returns the claims."""
+        if not id_token:
+            raise ParameterError("id_token", "an ID token is required")
+        return (yield from self._verify_flow(reveal(id_token) if isinstance(id_token, Secret) else id_token, nonce))
+
+    # ------------------------------------------------------------------ completing a login
+    def complete(self, request: AuthRequest, redirect_url: str, *, use: bool = True) -> Token:
+        """Finish a login from the URL the browser was redirected to (checks ``state``, exchanges the code)."""
+        query = parse_qs(urlsplit(redirect_url).query)
+        got_state = (query.get("state") or [None])[0]
+        if got_state != request.state:
+            raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
+                                got_state)
+        err = redirect_error(redirect_url)
+        if err is not None:
+            raise err
+        code = (query.get("code") or [None])[0]
+        if not code:
+            raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
+        return self.exchange_code(code, redirect_uri=request.redirect_uri, code_verifier=request.code_verifier,
+                                  nonce=request.nonce, use=use)
+
+    def login(self, email: str | None = None, password: str = "sandbox", *, user_id: int | None = None,
+              scopes: Iterable[str] | None = None, prompt=None, service_terms=None, stay_logged_in: bool = False,
+              agree: bool = True, optional: Iterable[str] | None = None, redirect_uri: str | None = None) -> Token:
+        """Log a user in with the full authorization-code flow and act as that user from now on.
+
+        In the sandbox the flow runs headless: this method fills the login form (demo users: password
+        ``sandbox``) and the consent form like a browser would (the account-session cookie persists on this
+        client), then exchanges the code. ``agree=False`` presses Cancel (raises ``access_denied``);
+        ``optional`` limits which optional scopes are ticked (default all). Against the real service use
+        :meth:`authorize_url` and :meth:`complete` (or the LoginWidget).
+        """
+        if self.client.sandbox is None:
+            raise ToolkitError("headless login exists only in the sandbox: open tk.oauth.authorize_url(...).url "
+                               "in a browser and pass the redirect URL to tk.oauth.complete(...)")
+        if email is None and user_id is None:
+            raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
+        if email is None:
+            users = self.client.sandbox.control("GET", "/sandbox/identity/users")["users"]
+            match = [u["email"] for u in users if u["id"] == int(user_id)]
+            if not match:
+                raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
+            email = match[0]
+        req = self.authorize_url(scopes, prompt=prompt, login_hint=email, service_terms=service_terms,
+                                 redirect_uri=redirect_uri)
+        url = self._drive(req, email, password, stay_logged_in, agree, optional)
+        return self.complete(req, url)
+
+    def _drive(self, req: AuthRequest, email: str, password: str, stay: bool, agree: bool, optional) -> str:
+        import httpx
+
+        if self._browser is None:
+            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+        b = self._browser
+        base = self.client.hosts.auth + "/oauth/"
+        r = b.get(req.url)
+        for _ in range(6):
+            if r.status_code in (301, 302, 303, 307):
+                location = r.headers["location"]
+                if location.startswith(req.redirect_uri):
+                    return location
+                r = b.get(location)
+                continue
+            text = r.text
+            if r.status_code >= 400 and "<form" not in text:
+                code = re.search(r"id='error-code'>([^<]+)<", text)
+                raise RedirectError(code.group(1) if code else f"HTTP {r.status_code}",
+                                    re.sub(r"<[^>]+>", " ", text)[:200].strip())
+            m = _HIDDEN_Q.search(text)
+            if not m:
+                raise ToolkitError(f"unexpected page from the authorization server (HTTP {r.status_code})")
+            q = html.unescape(m.group(1))
+            if "id='login'" in text:
+                if "id='error'" in text:
+                    raise ToolkitError(f"login failed for {email}: wrong e-mail or password")
+                r = b.post(base + "login", data={"q": q, "email": email, "password": password,
+                                                 **({"stay_logged_in": "true"} if stay else {})})
+            elif "id='select'" in text:
+                accounts = re.findall(r"name='account' value='(\d+)'>[^(]*\(([^)]+)\)", text)
+                chosen = next((a for a, e in accounts if e == email), accounts[0][0] if accounts else "")
+                r = b.post(base + "select", data={"q": q, "account": chosen})
+            elif "id='consent'" in text:
+                account = re.search(r"name='account' value='(\d+)'", text).group(1)
+                scopes = re.findall(r"type='checkbox' name='scope' value='([^']+)'", text)
+                terms = re.findall(r"type='checkbox' name='term' value='([^']+)'", text)
+                keep = set(optional) if optional is not None else None
+                data = {"q": q, "account": account, "action": "agree" if agree else "cancel",
+                        "scope": [s for s in scopes if keep is None or s in keep], "term": terms}
+                r = b.post(base + "consent", data=data)
+            else:
+                raise ToolkitError("unexpected page from the authorization server")
+        raise ToolkitError("the authorization flow did not reach the redirect URI")
+
+    def forget_browser(self) -> None:
+        """Drop the headless browser's account-session cookies (the next login shows the login form)."""
+        if self._browser is not None:
+            self._browser.close()
+            self._browser = None
+
+    def __repr__(self):
+        return f"<OAuthArea logged_in={self.token is not None}>"
+
+
+# Endpoints answered by the user's browser, not by an HTTP call of the client: the client builds their URLs.
+WRAPPED.setdefault(("GET", "auth", "/oauth/authorize"), []).append("toolkit.oauth.OAuthArea.authorize_url")
+WRAPPED.setdefault(("GET", "auth", "/oauth/logout"), []).append("toolkit.oauth.OAuthArea.logout_url")

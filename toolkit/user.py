@@ -1,0 +1,259 @@
+"""User endpoints (identity.md §4.3, 4.5–4.9, 4.13–4.15 and the endpoints the spec only names).
+
+Every 'token or admin key' method takes ``target_id=None``: by default it acts on the logged-in user with
+the access token; ``target_id=<service user id>`` uses the admin key for that user instead. With a token from
+:meth:`toolkit.oauth.OAuthArea.login`, a -401 answer refreshes the token once and retries.
+
+>>> tk.user.scopes()                        # DataFrame: id, display_name, type, using, agreed, revocable
+>>> tk.user.revoke_scopes(["account_email"])
+>>> tk.user.shipping_addresses(all_pages=True)
+>>> tk.user.consent_report([4100000001, 4100000002])   # admin key: users × scopes
+"""
+from __future__ import annotations
+
+import json
+from typing import Any, Callable, Iterable, Mapping
+
+from .area import Area, Call, endpoint
+from .errors import InvalidTokenError, ParameterError
+from .http import Auth
+
+__all__ = ["UserArea", "SCOPE_COLUMNS", "TERM_COLUMNS", "ADDRESS_COLUMNS"]
+
+SCOPE_COLUMNS = ["id", "display_name", "type", "using", "agreed", "revocable"]
+TERM_COLUMNS = ["tag", "required", "agreed", "revocable", "agreed_at", "agreed_by"]
+ADDRESS_COLUMNS = ["id", "name", "is_default", "updated_at", "type", "base_address", "detail_address",
+                   "receiver_name", "receiver_phone_number1", "receiver_phone_number2", "zone_number", "zip_code"]
+MAX_PAGES = 100
+
+
+def _ids(value, name: str, *, required: bool = False) -> list[str] | None:
+    if value is None:
+        if required:
+            raise ParameterError(name, "give at least one id")
+        return None
+    items = [value] if isinstance(value, str) else list(value)
+    items = [p.strip() for item in items for p in str(item).split(",") if p.strip()]
+    if not items:
+        raise ParameterError(name, "give at least one id")
+    return items
+
+
+class UserArea(Area):
+    """``{api_url}/v1/user/...``, ``/v2/user/...`` and ``/v1/oidc/userinfo``."""
+
+    # ------------------------------------------------------------------ token-or-admin plumbing
+    def _flow(self, target_id, make: Callable[[Auth], Call]):
+        """Run ``make(auth)``; on -401 with a refreshable login token, refresh once and retry."""
+        auth = self.client.user_auth(target_id)
+        try:
+            return (yield make(auth))
+        except InvalidTokenError:
+            oauth = self.client._areas.get("oauth")
+            token = getattr(oauth, "token", None)
+            if target_id is not None or token is None or token.refresh_token is None \
+                    or token.access_token != self.client.access_token:
+                raise
+        yield from oauth.refresh_flow()
+        return (yield make(self.client.user_auth(None)))
+
+    # ------------------------------------------------------------------ profile
+    @endpoint("GET", "api", "/v2/user/me")
+    def me(self, *, target_id: int | None = None, property_keys: Iterable[str] | None = None):
+        """``GET /v2/user/me``: the user's id, ``connected_at``, properties and account data (by consent)."""
+        params = {"property_keys": list(property_keys) if property_keys is not None else None}
+        return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/me", a, params=params,
+                                                                name="user.me")))
+
+    @endpoint("GET", "api", "/v1/oidc/userinfo")
+    def userinfo(self, *, frame: bool = False):
+        """``GET /v1/oidc/userinfo`` (access token only): OpenID Connect claims; ``frame=True`` → one-row DataFrame."""
+        def parse(body, response):
+            if not frame:
+                return body
+            from .frames import frame as _frame
+
+            return _frame([body], bools=[c for c in ("email_verified", "phone_number_verified") if c in body])
+        return (yield from self._flow(None, lambda a: Call("GET", "api", "/v1/oidc/userinfo", a, parse=parse,
+                                                           name="user.userinfo")))
+
+    @endpoint("GET", "api", "/v1/user/access_token_info")
+    def access_token_info(self):
+        """``GET /v1/user/access_token_info``: ``{id, expires_in, app_id}`` of the current access token."""
+        return (yield from self._flow(None, lambda a: Call("GET", "api", "/v1/user/access_token_info", a,
+                                                           name="user.access_token_info")))
+
+    @endpoint("POST", "api", "/v1/user/update_profile")
+    def update_profile(self, properties: Mapping[str, Any], *, target_id: int | None = None):
+        """``POST /v1/user/update_profile``: store app-specific user properties (string values; None deletes)."""
+        if not isinstance(properties, Mapping) or not properties:
+            raise ParameterError("properties", "a non-empty dict of property name → string value")
+        bad = [k for k, v in properties.items() if not isinstance(k, str) or (v is not None and not isinstance(v, str))]
+        if bad:
+            raise ParameterError("properties", "keys and values must be strings (None deletes)", bad)
+        data = {"properties": json.dumps(dict(properties), ensure_ascii=False)}
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v1/user/update_profile", a,
+                                                                data=data, name="user.update_profile")))
+
+    @endpoint("GET", "api", "/v1/user/ids")
+    def ids(self, *, limit: int = 100, order: str = "asc", from_id: int | None = None):
+        """``GET /v1/user/ids`` (admin key): ids of the users linked to the app, one page."""
+        if not isinstance(limit, int) or not 1 <= limit <= 100:
+            raise ParameterError("limit", "must be 1 to 100", limit)
+        if order not in ("asc", "desc"):
+            raise ParameterError("order", "must be 'asc' or 'desc'", order)
+        return Call("GET", "api", "/v1/user/ids", self.client.admin_auth(),
+                    params={"limit": limit, "order": order, "from_id": from_id}, name="user.ids")
+
+    # ------------------------------------------------------------------ link lifecycle
+    @endpoint("POST", "api", "/v1/user/signup")
+    def signup(self, properties: Mapping[str, str] | None = None, *, target_id: int | None = None):
+        """``POST /v1/user/signup``: complete a pending link (apps without auto-link)."""
+        data = {"properties": json.dumps(dict(properties), ensure_ascii=False) if properties else None}
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v1/user/signup", a, data=data,
+                                                                name="user.signup")))
+
+    @endpoint("POST", "api", "/v1/user/unlink")
+    def unlink(self, *, target_id: int | None = None):
+        """``POST /v1/user/unlink``: disconnect the user from the app (consents dropped, tokens revoked)."""
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v1/user/unlink", a, data={},
+                                                                name="user.unlink")))
+
+    @endpoint("POST", "api", "/v1/user/logout")
+    def logout(self, *, target_id: int | None = None):
+        """``POST /v1/user/logout``: invalidate the user's tokens for the app. Returns ``{id}``."""
+        return Call("POST", "api", "/v1/user/logout", self.client.user_auth(target_id), data={}, name="user.logout")
+
+    # ------------------------------------------------------------------ scopes
+    @endpoint("GET", "api", "/v2/user/scopes")
+    def scopes(self, scopes: Iterable[str] | None = None, *, target_id: int | None = None, raw: bool = False):
+        """``GET /v2/user/scopes`` as a DataFrame (one row per scope; ``revocable`` empty when not agreed)."""
+        params = {"scopes": _ids(scopes, "scopes")}
+        return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/scopes", a, params=params,
+                                                                parse=self._scopes_parse(raw), name="user.scopes")))
+
+    @staticmethod
+    def _scopes_parse(raw: bool):
+        def parse(body, response):
+            if raw:
+                return body
+            from .frames import frame
+
+            return frame(body.get("scopes"), columns=SCOPE_COLUMNS, bools=["using", "agreed", "revocable"],
+                         meta={"id": body.get("id")})
+        return parse
+
+    @endpoint("POST", "api", "/v2/user/revoke/scopes")
+    def revoke_scopes(self, scopes: Iterable[str], *, target_id: int | None = None, raw: bool = False):
+        """``POST /v2/user/revoke/scopes``: withdraw consent (only revocable scopes; -3 otherwise, -2 unknown)."""
+        data = {"scopes": _ids(scopes, "scopes", required=True)}
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/scopes", a,
+                                                                data=data, parse=self._scopes_parse(raw),
+                                                                name="user.revoke_scopes")))
+
+    # ------------------------------------------------------------------ service terms
+    @endpoint("GET", "api", "/v2/user/service_terms")
+    def service_terms(self, *, result: str = "agreed_service_terms", tags: Iterable[str] | None = None,
+                      target_id: int | None = None, raw: bool = False):
+        """``GET /v2/user/service_terms`` as a DataFrame (``agreed_at`` tz-aware UTC)."""
+        if result not in ("agreed_service_terms", "app_service_terms"):
+            raise ParameterError("result", "must be 'agreed_service_terms' or 'app_service_terms'", result)
+        tag_list = _ids(tags, "tags")
+        params = {"result": result, "tags": ",".join(tag_list) if tag_list else None}
+
+        def parse(body, response):
+            if raw:
+                return body
+            from .frames import frame
+
+            return frame(body.get("service_terms"), columns=TERM_COLUMNS, bools=["required", "agreed", "revocable"],
+                         datetimes=["agreed_at"], meta={"id": body.get("id")})
+        return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/service_terms", a,
+                                                                params=params, parse=parse, name="user.service_terms")))
+
+    @endpoint("POST", "api", "/v2/user/upgrade/service_terms")
+    def upgrade_service_terms(self, tags: Iterable[str], *, target_id: int | None = None):
+        """``POST /v2/user/upgrade/service_terms``: record consent obtained by the app (``agreed_by`` KAPI)."""
+        data = {"tags": ",".join(_ids(tags, "tags", required=True))}
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/upgrade/service_terms", a,
+                                                                data=data, name="user.upgrade_service_terms")))
+
+    @endpoint("POST", "api", "/v2/user/revoke/service_terms")
+    def revoke_service_terms(self, tags: Iterable[str], *, target_id: int | None = None):
+        """``POST /v2/user/revoke/service_terms``: revoke revocable terms; never-agreed tags are omitted."""
+        data = {"tags": ",".join(_ids(tags, "tags", required=True))}
+        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/service_terms", a,
+                                                                data=data, name="user.revoke_service_terms")))
+
+    # ------------------------------------------------------------------ shipping addresses
+    @endpoint("GET", "api", "/v1/user/shipping_address")
+    def shipping_addresses(self, *, address_id: int | None = None, from_updated_at: int | None = None,
+                           page_size: int = 10, all_pages: bool = False, max_pages: int = MAX_PAGES,
+                           target_id: int | None = None, raw: bool = False):
+        """``GET /v1/user/shipping_address`` as a DataFrame (``updated_at`` tz-aware UTC).
+
+        The default address comes first, then newest first. ``all_pages=True`` follows ``from_updated_at`` paging
+        (the ``updated_at`` of the last address) until a short page, at most ``max_pages`` requests.
+        ``df.attrs["meta"]`` has ``user_id`` and ``shipping_addresses_needs_agreement``.
+        """
+        if not isinstance(page_size, int) or page_size < 2:
+            raise ParameterError("page_size", "must be an integer of at least 2", page_size)
+        if from_updated_at is not None and (not isinstance(from_updated_at, int) or from_updated_at < 0):
+            raise ParameterError("from_updated_at", "must be Unix seconds (a non-negative integer)", from_updated_at)
+        if not isinstance(max_pages, int) or max_pages < 1:
+            raise ParameterError("max_pages", "must be a positive integer", max_pages)
+        pages, cursor = [], from_updated_at
+        for _ in range(max_pages if all_pages and address_id is None else 1):
+            params = {"address_id": address_id, "from_updated_at": cursor, "page_size": page_size}
+            body = yield from self._flow(target_id, lambda a: Call("GET", "api", "/v1/user/shipping_address", a,
+                                                                   params=params, name="user.shipping_addresses"))
+            pages.append(body)
+            items = body.get("shipping_addresses") or []
+            if len(items) < page_size:
+                break
+            cursor = items[-1].get("updated_at")
+            if not cursor:
+                break
+        if raw:
+            return pages if all_pages else pages[0]
+        from .frames import frame
+
+        records = [a for p in pages for a in (p.get("shipping_addresses") or [])]
+        return frame(records, columns=ADDRESS_COLUMNS, ints=["id"], bools=["is_default"], unix=["updated_at"],
+                     meta={"user_id": pages[0].get("user_id"), "pages": len(pages),
+                           "shipping_addresses_needs_agreement": pages[0].get("shipping_addresses_needs_agreement")})
+
+    # ------------------------------------------------------------------ reporting
+    @endpoint
+    def consent_report(self, user_ids: Iterable[int] | None = None):
+        """Admin key: a DataFrame users × scopes of ``agreed`` (bool), for the given users or all linked users.
+        ``df.attrs["meta"]["agreement_rate"]`` is the share of users agreeing per scope."""
+        if user_ids is None:
+            body = yield Call("GET", "api", "/v1/user/ids", self.client.admin_auth(), params={"limit": 100},
+                              name="user.ids")
+            user_ids = body.get("elements", [])
+        rows = {}
+        for uid in user_ids:
+            body = yield Call("GET", "api", "/v2/user/scopes", self.client.user_auth(int(uid)), name="user.scopes")
+            rows[int(uid)] = {s["id"]: bool(s["agreed"]) for s in body.get("scopes", [])}
+        import pandas as pd
+
+        df = pd.DataFrame.from_dict(rows, orient="index").fillna(False).astype(bool)
+        df.index.name = "user_id"
+        df.attrs["meta"] = {"agreement_rate": df.mean().to_dict() if len(df) else {}}
+        return df
+
+    @staticmethod
+    def plot_consent(report, ax=None):
+        """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`."""
+        import matplotlib.pyplot as plt
+
+        rates = report.mean().sort_values(ascending=False) if len(report) else report.sum()
+        if ax is None:
+            _, ax = plt.subplots(figsize=(7, 3))
+        ax.bar(rates.index.astype(str), rates.values * 100, color="#f2b807")
+        ax.set_ylabel("users agreeing (%)")
+        ax.set_ylim(0, 100)
+        ax.set_title(f"Consent per scope ({len(report)} users)")
+        ax.tick_params(axis="x", rotation=45)
+        return ax
