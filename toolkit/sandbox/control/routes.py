@@ -7,12 +7,18 @@ or as the platform.
 * ``POST /sandbox/quotas`` with ``{"api": "<api id>", "limit": N|null}`` — daily quota per API id (-10 beyond)
 * ``POST /sandbox/webhooks`` with ``{"unlink": url, "account_status": url, ...}`` — the demo app's webhook URLs
 * ``GET /sandbox/health``
+* ``GET /sandbox/callback`` and ``GET /sandbox/logged-out`` — the demo app's registered redirect and logout
+  redirect pages: they show the outcome and ask the learner to paste the address into the notebook
+  (``tk.oauth.complete(request, url)`` or the login widget)
 """
 from __future__ import annotations
 
 import json
 
+from html import escape
+
 from starlette.requests import Request
+from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
 from ..web import api_error, json_response, sandbox_of
@@ -72,8 +78,30 @@ async def webhooks(request: Request):
     return json_response(sb.apps.set_webhooks(app_id, **body))
 
 
+def _page(title: str, body: str) -> HTMLResponse:
+    return HTMLResponse(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
+                        "<style>body{font-family:sans-serif;max-width:40em;margin:3em auto}</style></head>"
+                        f"<body><h1>{escape(title)}</h1>{body}</body></html>")
+
+
+async def callback(request: Request):
+    q = request.query_params
+    if "error" in q:
+        return _page("Login did not complete", f"<p id='error'><b>{escape(q['error'])}</b>: "
+                     f"{escape(q.get('error_description', ''))}</p>")
+    if "code" in q:
+        return _page("Login complete", "<p id='done'>The demo app received an authorization code. Copy the whole "
+                     "address of this page into the notebook to finish the login.</p>")
+    return _page("Nothing to show", "<p>This page receives the login result of the sandbox demo app.</p>")
+
+
+async def logged_out(request: Request):
+    return _page("Logged out", "<p id='logged-out'>You are logged out of the sandbox account.</p>")
+
+
 def routes(sandbox):
     return {"sandbox": [
         Route("/config", config), Route("/health", health), Route("/clock", clock, methods=["GET", "POST"]),
         Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
+        Route("/callback", callback), Route("/logged-out", logged_out),
     ]}
