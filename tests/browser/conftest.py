@@ -12,8 +12,10 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
 
 
-@pytest.fixture(scope="session")
-def browser(tmp_path_factory):
+@pytest.fixture(scope="module")
+def browser():
+    """Module-scoped: Playwright's sync API runs an event loop in the main thread while it is open, so it
+    must be closed before other tests call asyncio.run()."""
     if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
