@@ -8,17 +8,22 @@ systems, keyword and category place search, and bulk geocoding of a DataFrame co
 >>> tk.local.keyword("부산진구 카페", size=5)                      # meta["same_name"] in df.attrs["meta"]
 >>> tk.local.category("PM9", x=129.059, y=35.158, radius=500, sort="distance")
 >>> tk.local.keyword_all("약국", max_pages=3)                      # all pages, within the 45-page cap
->>> tk.local.geocode(df, "address")                               # adds x, y and geocode_* columns
+>>> tk.local.geocode(df, "address", cache="geo.sqlite")           # adds x, y and geocode_* columns
+>>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
+>>> tk.local.regions_of(df, x="x", y="y")                         # adds region_status, b_code, h_code, ...
 """
 from __future__ import annotations
 
 import json
+import math
 import sqlite3
+import threading
+import time
 from pathlib import Path
 from typing import Any, Iterable
 
-from .area import Area, Call, endpoint
-from .errors import ApiError, ParameterError, QuotaExceeded
+from .area import WRAPPED, Area, Call, endpoint
+from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES"]
 
@@ -136,24 +141,219 @@ def _transcoord_frame(body, response=None):
     return frame(body.get("documents", []), columns=["x", "y"], floats=["x", "y"], meta=body.get("meta"))
 
 
-# --------------------------------------------------------------------------- geocode cache
+# --------------------------------------------------------------------------- bulk runs (geocode, regions_of)
 class _Cache:
-    """A persisted query → answer cache (SQLite file), so a re-run of a geocode makes no requests."""
+    """A persisted key → answer cache (SQLite file), so a re-run of a bulk job makes no requests.
+
+    Answers are written as they arrive (a stopped or interrupted run keeps what it got); errors are not
+    cached (a re-run tries them again)."""
 
     def __init__(self, path):
-        self.db = sqlite3.connect(str(path))
+        self.db = sqlite3.connect(str(path), check_same_thread=False)
+        self.lock = threading.Lock()
         self.db.execute("CREATE TABLE IF NOT EXISTS geocode (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def get(self, key: str):
-        row = self.db.execute("SELECT value FROM geocode WHERE key = ?", (key,)).fetchone()
+        with self.lock:
+            row = self.db.execute("SELECT value FROM geocode WHERE key = ?", (key,)).fetchone()
         return json.loads(row[0]) if row else None
 
     def put(self, key: str, value: dict):
-        self.db.execute("INSERT OR REPLACE INTO geocode VALUES (?, ?)", (key, json.dumps(value, ensure_ascii=False)))
-        self.db.commit()
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO geocode VALUES (?, ?)",
+                            (key, json.dumps(value, ensure_ascii=False)))
+            self.db.commit()
 
     def close(self):
         self.db.close()
+
+
+class _Pacer:
+    """The ``rate=`` limit: request starts are spaced by at least ``1 / rate`` seconds (across all workers)."""
+
+    def __init__(self, rate: float | None):
+        if rate is not None:
+            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0 or rate != rate:
+                raise ParameterError("rate", "must be a positive number of requests per second, or None", rate)
+        self.interval = 1.0 / rate if rate else 0.0
+        self.next = 0.0
+
+    def delay(self) -> float:
+        """Reserve the next start slot; the seconds to wait for it (0 without a limit)."""
+        if not self.interval:
+            return 0.0
+        now = time.monotonic()
+        slot = max(now, self.next)
+        self.next = slot + self.interval
+        return slot - now
+
+
+class _Bulk:
+    """One bulk job over distinct keys: cache look-up, pacing, progress, quota stop. The sync and the async
+    runners differ only in how a call is sent; ``make_call(key)`` builds a call whose ``parse`` gives the
+    answer dict, the same for both."""
+
+    def __init__(self, keys: list[str], make_call, *, cache, namespace: str, concurrency: int, rate,
+                 progress: bool, desc: str):
+        self.make_call, self.namespace = make_call, namespace
+        self.concurrency = _int("concurrency", concurrency, 1, 64)
+        self.pacer = _Pacer(rate)
+        self.store = _Cache(Path(cache)) if cache is not None else None
+        self.answers: dict[str, dict] = {}
+        self.todo: list[str] = []
+        self.hits = self.requests = 0
+        self.stopped = False
+        for key in keys:
+            found = self.store.get(namespace + key) if self.store else None
+            if found is not None:
+                self.answers[key] = found
+                self.hits += 1
+            else:
+                self.todo.append(key)
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=len(keys), initial=self.hits, desc=desc, unit="query")
+
+    # ---------------------------------------------------------------- shared bookkeeping
+    def _ok(self, key: str, found: dict) -> None:
+        self.answers[key] = found
+        if self.store:
+            self.store.put(self.namespace + key, found)
+        self._tick()
+
+    def _failed(self, key: str, exc: ToolkitError) -> None:
+        if isinstance(exc, QuotaExceeded):   # -10: stop cleanly; this key stays not done
+            self.stopped = True
+            return
+        self.answers[key] = {"error": exc.code if isinstance(exc, ApiError) else None,
+                             "message": str(exc).splitlines()[0][:200]}
+        self._tick()
+
+    def _tick(self):
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        if self.store:
+            self.store.close()
+
+    # ---------------------------------------------------------------- runners
+    def run_sync(self, send) -> None:
+        for key in self.todo:
+            if self.stopped:
+                break
+            time.sleep(self.pacer.delay())
+            self.requests += 1
+            try:
+                result = send(self.make_call(key))
+            except ToolkitError as exc:
+                self._failed(key, exc)
+                continue
+            self._ok(key, result)
+
+    async def run_async(self, asend) -> None:
+        import asyncio
+
+        keys = iter(self.todo)   # shared by the workers: each takes the next key; at most `concurrency` in flight
+
+        async def worker():
+            for key in keys:
+                if self.stopped:
+                    return
+                wait = self.pacer.delay()
+                if wait:
+                    await asyncio.sleep(wait)
+                if self.stopped:
+                    return
+                self.requests += 1
+                try:
+                    result = await asend(self.make_call(key))
+                except ToolkitError as exc:
+                    self._failed(key, exc)
+                    continue
+                self._ok(key, result)
+
+        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(self.todo)) or 1)))
+
+    def run_threaded(self, client) -> None:
+        """The sync client with ``concurrency > 1``: the async runner on a private event loop and connection
+        pool in a worker thread (works inside Jupyter's running loop too)."""
+        import asyncio
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .http import RequestCore
+
+        core = RequestCore(client.config, async_transport=client.core._async_transport)
+        core.attempts_log = client.core.attempts_log   # one log of attempts for the client
+
+        async def main():
+            try:
+                await self.run_async(core.asend)
+            finally:
+                await core.aclose()
+
+        with ThreadPoolExecutor(1, thread_name_prefix="toolkit-bulk") as pool:
+            future = pool.submit(asyncio.run, main())
+            try:
+                future.result()
+            except BaseException:
+                self.stopped = True   # e.g. KeyboardInterrupt: the workers stop after their current call
+                raise
+
+
+def _geocode_answer(body, response=None) -> dict:
+    """The answer of one geocode query, straight from the address-search body (no frame: bulk runs are hot)."""
+    docs = body.get("documents") or []
+    doc = docs[0] if docs else None
+    return {"matches": int((body.get("meta") or {}).get("total_count", 0)), "error": None,
+            "x": None if doc is None else float(doc["x"]), "y": None if doc is None else float(doc["y"]),
+            "address": None if doc is None else doc.get("address_name"),
+            "type": None if doc is None else doc.get("address_type")}
+
+
+def _none_if_blank(v):
+    return None if v is None or v != v or v == "" else v
+
+
+def _regions_answer(body, response=None) -> dict:
+    """The answer of one reverse-geocode query, straight from the coord2regioncode body."""
+    docs = body.get("documents") or []
+    out = {"error": None, "documents": len(docs)}
+    b = next((d for d in docs if d.get("region_type") == "B"), None)
+    h = next((d for d in docs if d.get("region_type") == "H"), None)
+    if b is not None:
+        out.update(b_code=_none_if_blank(b.get("code")), b_name=_none_if_blank(b.get("address_name")),
+                   **{f"region_{i}depth_name": _none_if_blank(b.get(f"region_{i}depth_name")) for i in (1, 2, 3, 4)})
+    if h is not None:
+        out.update(h_code=_none_if_blank(h.get("code")), h_name=_none_if_blank(h.get("address_name")),
+                   h_3depth_name=_none_if_blank(h.get("region_3depth_name")))
+    return out
+
+
+def _input_frame(data, column, default):
+    import pandas as pd
+
+    if isinstance(data, pd.Series):
+        frame_in = data.to_frame(name=column or data.name or default)
+        return frame_in, frame_in.columns[0]
+    if isinstance(data, pd.DataFrame):
+        if column is None or column not in data.columns:
+            raise ParameterError("column", "must name a column of the frame", column)
+        return data, column
+    raise ParameterError("data", "must be a pandas DataFrame or Series", type(data).__name__)
+
+
+def _wraps(method: str, host: str, path: str):
+    """Record a bulk helper as a wrapper of a spec endpoint (it runs its calls itself, not via @endpoint)."""
+    def decorate(fn):
+        WRAPPED.setdefault((method, host, path), []).append(f"{fn.__module__}.{fn.__qualname__}")
+        return fn
+
+    return decorate
 
 
 class LocalArea(Area):
@@ -174,7 +374,7 @@ class LocalArea(Area):
                   "page": _int("page", page, 1, MAX_PAGES), "size": _int("size", size, 1, 30)}
         return self._call("/v2/local/search/address", params, _address_frame, "local.address", _fmt(fmt), raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/address.{FORMAT}")
     def address(self, query: str, analyze_type: str = "similar", page: int = 1, size: int = 10, *,
                 format: str = "json", raw: bool = False):
         """Address search: one row per document; ``address.*`` and ``road_address.*`` flattened, x/y float.
@@ -183,7 +383,7 @@ class LocalArea(Area):
         """
         return self._address_call(query, analyze_type, page, size, format, raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/address.{FORMAT}")
     def address_all(self, query: str, analyze_type: str = "similar", size: int = 30, max_pages: int = MAX_PAGES):
         """Every page of an address search (at most ``max_pages`` ≤ 45 requests) in one frame."""
         return self._pages(lambda page: self._address_call(query, analyze_type, page, size), max_pages)
@@ -204,7 +404,7 @@ class LocalArea(Area):
         return out
 
     # ------------------------------------------------------------------ 4.2–4.4 coordinates
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                 raw: bool = False):
         """coord2regioncode: the legal (``B``) and administrative (``H``) regions of a point, one row each."""
@@ -216,7 +416,7 @@ class LocalArea(Area):
 
     coord2regioncode = regions
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/geo/coord2address.{FORMAT}")
     def coord2address(self, x, y, input_coord: str = "WGS84", *, format: str = "json", raw: bool = False):
         """The land-lot (``address.*``) and road address (``road_address.*``, may be missing) of a point."""
         params = {"x": _float("x", x), "y": _float("y", y),
@@ -224,7 +424,7 @@ class LocalArea(Area):
         return self._call("/v2/local/geo/coord2address", params, _coord2address_frame, "local.coord2address",
                           _fmt(format), raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/geo/transcoord.{FORMAT}")
     def transcoord(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                    raw: bool = False):
         """Convert a point between the ten coordinate systems; one row with float x, y."""
@@ -251,7 +451,7 @@ class LocalArea(Area):
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
         return self._call("/v2/local/search/category", params, _place_frame, "local.category", _fmt(fmt), raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/keyword.{FORMAT}")
     def keyword(self, query: str, category_group_code: str | None = None, *, x=None, y=None, radius=None,
                 rect=None, page: int = 1, size: int = 15, sort: str = "accuracy", format: str = "json",
                 raw: bool = False):
@@ -259,20 +459,20 @@ class LocalArea(Area):
         ``df.attrs["meta"]["same_name"]`` says which region the query named."""
         return self._keyword_call(query, category_group_code, x, y, radius, rect, page, size, sort, format, raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/keyword.{FORMAT}")
     def keyword_all(self, query: str, category_group_code: str | None = None, *, x=None, y=None, radius=None,
                     rect=None, size: int = 15, sort: str = "accuracy", max_pages: int = MAX_PAGES):
         """Every page of a keyword search (the service shows at most 45 places per query)."""
         return self._pages(lambda page: self._keyword_call(query, category_group_code, x, y, radius, rect, page,
                                                            size, sort), max_pages)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/category.{FORMAT}")
     def category(self, category_group_code: str, *, x=None, y=None, radius=None, rect=None, page: int = 1,
                  size: int = 15, sort: str = "accuracy", format: str = "json", raw: bool = False):
         """Places of a category group around a centre (x, y, radius) or in a rect."""
         return self._category_call(category_group_code, x, y, radius, rect, page, size, sort, format, raw)
 
-    @endpoint
+    @endpoint("GET", "local", "/v2/local/search/category.{FORMAT}")
     def category_all(self, category_group_code: str, *, x=None, y=None, radius=None, rect=None, size: int = 15,
                      sort: str = "accuracy", max_pages: int = MAX_PAGES):
         """Every page of a category search."""
@@ -280,107 +480,176 @@ class LocalArea(Area):
                                                             sort), max_pages)
 
     # ------------------------------------------------------------------ bulk geocoding
-    @endpoint
+    def _bulk(self, job: _Bulk, finish):
+        """Run a bulk job with the client's runner and build the result with ``finish(job)``."""
+        if self._client._async:
+            async def run():
+                try:
+                    await job.run_async(self._client.core.asend)
+                finally:
+                    job.close()
+                return finish(job)
+
+            return run()
+        try:
+            if job.concurrency > 1 and len(job.todo) > 1:
+                job.run_threaded(self._client)
+            else:
+                job.run_sync(self._client.core.send)
+        finally:
+            job.close()
+        return finish(job)
+
+    @_wraps("GET", "local", "/v2/local/search/address.{FORMAT}")
     def geocode(self, data, column: str | None = None, *, analyze_type: str = "similar", cache=None,
-                progress: bool = True):
+                concurrency: int = 8, rate: float | None = None, progress: bool = True):
         """Geocode an address column: returns a copy of ``data`` (a DataFrame, or a Series) with the columns
         ``x``, ``y`` (float, NaN when not matched), ``geocode_status`` (``matched`` / ``not_found`` /
         ``ambiguous`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches`` (documents found),
         ``geocode_address`` and ``geocode_address_type`` (the first document) and ``geocode_error`` (API error
-        code). Rows keep their index and order; no row is lost.
+        code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Rows keep their
+        index and order; no row is lost and no row is silently empty.
 
         Distinct queries are sent once (whitespace-normalised). ``cache`` is a SQLite file path: answers are
-        stored there and a re-run makes no request for them. ``ambiguous`` means several documents matched; the
-        first is used. A quota error (-10) stops the run cleanly: the rest are ``not_done`` and
+        stored there as they arrive and a re-run makes no request for them. ``concurrency`` requests are in
+        flight at once (1: one after the other); the async client runs them on its own loop, the sync client
+        on a private loop in a worker thread. ``rate`` caps request starts per second (None: no cap).
+        Retries are the core's (idempotent GETs: 5xx, 429, network). ``ambiguous`` means several documents
+        matched; the first is used. A quota error (-10) stops the run cleanly: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
         go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests and cache hits.
+        On the async client the call returns an awaitable.
+        """
+        frame_in, column = _input_frame(data, column, "address")
+        _choice("analyze_type", analyze_type, ("similar", "exact"))
+        texts = [" ".join(v.split()) if isinstance(v, str) else "" for v in frame_in[column]]
+        unique = list(dict.fromkeys(t for t in texts if t))
+        def make_call(text):
+            call = self._address_call(text, analyze_type, 1, 1)
+            call.parse = _geocode_answer
+            return call
+
+        job = _Bulk(unique, make_call, cache=cache, namespace=f"{analyze_type}\t", concurrency=concurrency, rate=rate,
+                    progress=progress, desc="geocode")
+        return self._bulk(job, lambda job: _geocode_frame(frame_in, texts, job))
+
+    @_wraps("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
+    def regions_of(self, data, x: str = "x", y: str = "y", *, input_coord: str = "WGS84", cache=None,
+                   concurrency: int = 8, rate: float | None = None, progress: bool = True):
+        """Reverse-geocode a frame's points to their regions (coord2regioncode), with the guarantees of
+        :meth:`geocode`: distinct points sent once (rounded to 1e-7), persisted cache, bounded concurrency,
+        ``rate``, quota stop with ``attrs["regions"]["resume_at"]``, progress, index kept.
+
+        Adds ``region_status`` (``matched`` / ``sea`` (in the world, in no region) / ``outside`` (no
+        document) / ``error`` / ``empty`` (x or y missing) / ``not_done``), the legal region ``b_code``,
+        ``b_name``, ``region_1depth_name`` … ``region_4depth_name``, the administrative ``h_code``, ``h_name``,
+        ``h_3depth_name`` and ``region_error`` (API error code).
         """
         import pandas as pd
 
-        if isinstance(data, pd.Series):
-            frame_in = data.to_frame(name=column or data.name or "address")
-            column = frame_in.columns[0]
-        elif isinstance(data, pd.DataFrame):
-            if column is None or column not in data.columns:
-                raise ParameterError("column", "must name a column of the frame", column)
-            frame_in = data
-        else:
-            raise ParameterError("data", "must be a pandas DataFrame or Series", type(data).__name__)
-        _choice("analyze_type", analyze_type, ("similar", "exact"))
-        texts = [" ".join(str(v).split()) if isinstance(v, str) else "" for v in frame_in[column]]
-        unique = list(dict.fromkeys(t for t in texts if t))
-        store = _Cache(Path(cache)) if cache is not None else None
-        answers: dict[str, dict] = {}
-        requests = hits = 0
-        stopped_at = None
-        bar = None
-        if progress:
-            from tqdm.auto import tqdm
+        if not isinstance(data, pd.DataFrame):
+            raise ParameterError("data", "must be a pandas DataFrame", type(data).__name__)
+        for name in (x, y):
+            if name not in data.columns:
+                raise ParameterError("x/y", "must name columns of the frame", name)
+        _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)
+        xs = pd.to_numeric(data[x], errors="coerce").astype("float64")
+        ys = pd.to_numeric(data[y], errors="coerce").astype("float64")
+        keys = [f"{a:.7f},{b:.7f}" if math.isfinite(a) and math.isfinite(b) else ""
+                for a, b in zip(xs.tolist(), ys.tolist())]
+        unique = list(dict.fromkeys(k for k in keys if k))
 
-            bar = tqdm(total=len(unique), desc="geocode", unit="address")
-        try:
-            for i, text in enumerate(unique):
-                key = f"{analyze_type}\t{text}"
-                found = store.get(key) if store else None
-                if found is not None:
-                    hits += 1
-                else:
-                    requests += 1
-                    try:
-                        df = yield self._address_call(text, analyze_type, 1, 1)
-                        meta = df.attrs["meta"]
-                        row = df.iloc[0] if len(df) else None
-                        found = {"matches": int(meta.get("total_count", 0)), "error": None,
-                                 "x": None if row is None else float(row["x"]),
-                                 "y": None if row is None else float(row["y"]),
-                                 "address": None if row is None else row["address_name"],
-                                 "type": None if row is None else row["address_type"]}
-                        if store:
-                            store.put(key, found)
-                    except QuotaExceeded:
-                        stopped_at = i
-                        break
-                    except ApiError as exc:
-                        found = {"matches": 0, "error": exc.code, "x": None, "y": None, "address": None,
-                                 "type": None}
-                answers[text] = found
-                if bar is not None:
-                    bar.update(1)
-        finally:
-            if bar is not None:
-                bar.close()
-            if store:
-                store.close()
-        out = frame_in.copy()
-        cols: dict[str, list[Any]] = {c: [] for c in GEOCODE_COLUMNS}
-        resume_at = None
-        for label, text in zip(out.index, texts):
-            a = answers.get(text)
-            if not text:
-                status = "empty"
-            elif a is None:
-                status = "not_done"
-                resume_at = label if resume_at is None else resume_at
-            elif a["error"] is not None:
-                status = "error"
-            else:
-                status = "not_found" if a["matches"] == 0 else "matched" if a["matches"] == 1 else "ambiguous"
-            a = a or {}
-            cols["x"].append(a.get("x"))
-            cols["y"].append(a.get("y"))
-            cols["geocode_status"].append(status)
-            cols["geocode_matches"].append(a.get("matches"))
-            cols["geocode_address"].append(a.get("address"))
-            cols["geocode_address_type"].append(a.get("type"))
-            cols["geocode_error"].append(a.get("error"))
-        for c, values in cols.items():
-            out[c] = values
-        out["x"] = pd.to_numeric(out["x"], errors="coerce").astype("float64")
-        out["y"] = pd.to_numeric(out["y"], errors="coerce").astype("float64")
-        out["geocode_matches"] = pd.array(out["geocode_matches"], dtype="Int64")
-        out["geocode_error"] = pd.array(out["geocode_error"], dtype="Int64")
-        out["geocode_status"] = pd.Categorical(out["geocode_status"], categories=[
-            "matched", "ambiguous", "not_found", "error", "empty", "not_done"])
-        out.attrs["geocode"] = {"rows": len(out), "queries": len(unique), "requests": requests, "cache_hits": hits,
-                                "stopped_by_quota": stopped_at is not None, "resume_at": resume_at}
-        return out
+        def make_call(key):
+            px, py = key.split(",")
+            return self._call("/v2/local/geo/coord2regioncode",
+                              {"x": float(px), "y": float(py), "input_coord": input_coord, "output_coord": "WGS84"},
+                              _regions_answer, "local.regions")
+
+        job = _Bulk(unique, make_call, cache=cache, namespace=f"regions\t{input_coord}\t",
+                    concurrency=concurrency, rate=rate, progress=progress, desc="regions")
+        return self._bulk(job, lambda job: _regions_frame(data, keys, job))
+
+
+REGION_OUT_COLUMNS = ["region_status", "b_code", "b_name", "region_1depth_name", "region_2depth_name",
+                      "region_3depth_name", "region_4depth_name", "h_code", "h_name", "h_3depth_name",
+                      "region_error"]
+
+
+def _stats(job: _Bulk, rows: int, resume_at) -> dict:
+    errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
+    return {"rows": rows, "queries": job.hits + len(job.todo), "requests": job.requests, "cache_hits": job.hits,
+        "stopped_by_quota": job.stopped, "resume_at": resume_at, "errors": errors[:20]}
+
+
+def _geocode_frame(frame_in, texts: list[str], job: _Bulk):
+    import pandas as pd
+
+    out = frame_in.copy()
+    cols: dict[str, list[Any]] = {c: [] for c in GEOCODE_COLUMNS}
+    resume_at = None
+    for label, text in zip(out.index, texts):
+        a = job.answers.get(text)
+        if not text:
+            status = "empty"
+        elif a is None:
+            status = "not_done"
+            resume_at = label if resume_at is None else resume_at
+        elif "message" in a:
+            status = "error"
+        else:
+            status = "not_found" if a["matches"] == 0 else "matched" if a["matches"] == 1 else "ambiguous"
+        a = a or {}
+        cols["x"].append(a.get("x"))
+        cols["y"].append(a.get("y"))
+        cols["geocode_status"].append(status)
+        cols["geocode_matches"].append(a.get("matches"))
+        cols["geocode_address"].append(a.get("address"))
+        cols["geocode_address_type"].append(a.get("type"))
+        cols["geocode_error"].append(a.get("error"))
+    for c, values in cols.items():
+        out[c] = values
+    out["x"] = pd.to_numeric(out["x"], errors="coerce").astype("float64")
+    out["y"] = pd.to_numeric(out["y"], errors="coerce").astype("float64")
+    out["geocode_matches"] = pd.array(out["geocode_matches"], dtype="Int64")
+    out["geocode_error"] = pd.array(out["geocode_error"], dtype="Int64")
+    out["geocode_status"] = pd.Categorical(out["geocode_status"], categories=[
+        "matched", "ambiguous", "not_found", "error", "empty", "not_done"])
+    out.attrs["geocode"] = _stats(job, len(out), resume_at)
+    return out
+
+
+def _regions_frame(data, keys: list[str], job: _Bulk):
+    import pandas as pd
+
+    out = data.copy()
+    cols: dict[str, list[Any]] = {c: [] for c in REGION_OUT_COLUMNS}
+    resume_at = None
+    for label, key in zip(out.index, keys):
+        a = job.answers.get(key)
+        if not key:
+            status = "empty"
+        elif a is None:
+            status = "not_done"
+            resume_at = label if resume_at is None else resume_at
+        elif "message" in a:
+            status = "error"
+        elif not a.get("documents"):
+            status = "outside"
+        elif a.get("b_code") is None:
+            status = "sea"
+        else:
+            status = "matched"
+        a = a or {}
+        cols["region_status"].append(status)
+        for c in REGION_OUT_COLUMNS[1:-1]:
+            cols[c].append(a.get(c))
+        cols["region_error"].append(a.get("error"))
+    for c, values in cols.items():
+        out[c] = values
+    for c in REGION_OUT_COLUMNS[1:-1]:
+        out[c] = out[c].astype("object")
+    out["region_error"] = pd.array(out["region_error"], dtype="Int64")
+    out["region_status"] = pd.Categorical(out["region_status"], categories=[
+        "matched", "sea", "outside", "error", "empty", "not_done"])
+    out.attrs["regions"] = _stats(job, len(out), resume_at)
+    return out

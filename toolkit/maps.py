@@ -5,13 +5,18 @@ rect) and geocoded frames (matched rows only). folium is imported when a map is 
 >>> m = places_map(tk.local.category("PM9", x=129.059, y=35.158, radius=500), center=(129.059, 35.158),
 ...                radius=500)                                          # doctest: +SKIP
 >>> m.save("pharmacies.html")                                           # doctest: +SKIP
+>>> gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})  # doctest: +SKIP
+>>> choropleth_map(counts_by_region(tk.local.regions_of(df)), gj)       # doctest: +SKIP
+
+The region polygons of a choropleth come from the caller (any GeoJSON FeatureCollection whose features carry
+the region code in a property); in the sandbox the control API serves the world's legal-region polygons.
 """
 from __future__ import annotations
 
 import html
 from typing import Sequence
 
-__all__ = ["places_map", "geocoded_map"]
+__all__ = ["places_map", "geocoded_map", "choropleth_map", "counts_by_region", "geojson_bounds", "fit"]
 
 TILES = "OpenStreetMap"
 ATTRIBUTION_NOTE = "Store data: 소상공인시장진흥공단 상가(상권)정보 (data.go.kr)"
@@ -92,3 +97,108 @@ def geocoded_map(df, column: str | None = None, *, cluster: bool | None = None, 
     fields = [c for c in (column, "geocode_address", "geocode_status", "geocode_matches") if c]
     return places_map(found, popup=fields, tooltip=column or "geocode_address", cluster=cluster, zoom=zoom,
                       fit=fit)
+
+
+# --------------------------------------------------------------------------- region polygons
+def _walk(coords):
+    if coords and isinstance(coords[0], (int, float)):
+        yield coords
+    else:
+        for c in coords:
+            yield from _walk(c)
+
+
+def geojson_bounds(geojson) -> tuple[tuple[float, float], tuple[float, float]] | None:
+    """``((south, west), (north, east))`` of a FeatureCollection, a Feature or a geometry (None when empty)."""
+    feats = geojson.get("features") if geojson.get("type") == "FeatureCollection" else [geojson]
+    xs, ys = [], []
+    for f in feats:
+        geom = f.get("geometry", f) if f.get("type") == "Feature" else f
+        for pt in _walk((geom or {}).get("coordinates") or []):
+            xs.append(float(pt[0]))
+            ys.append(float(pt[1]))
+    if not xs:
+        return None
+    return (min(ys), min(xs)), (max(ys), max(xs))
+
+
+def fit(m, *bounds):
+    """Fit a folium map to the union of ``((south, west), (north, east))`` boxes (None ignored); returns it."""
+    boxes = [b for b in bounds if b]
+    if boxes:
+        m.fit_bounds([(min(b[0][0] for b in boxes), min(b[0][1] for b in boxes)),
+                      (max(b[1][0] for b in boxes), max(b[1][1] for b in boxes))])
+    return m
+
+
+def counts_by_region(df, code: str = "b_code", status: str | None = "region_status"):
+    """Rows per region code of a :meth:`~toolkit.local.LocalArea.regions_of` frame (matched rows only):
+    a frame ``code, count`` sorted by code, ready for :func:`choropleth_map`."""
+    import pandas as pd
+
+    keep = df[df[status] == "matched"] if status and status in df.columns else df
+    keep = keep[keep[code].notna()]
+    out = keep.groupby(code, sort=True).size().rename("count").reset_index().rename(columns={code: "code"})
+    return out.astype({"code": "object", "count": "int64"}).reset_index(drop=True) if len(out) else \
+        pd.DataFrame({"code": pd.Series([], dtype="object"), "count": pd.Series([], dtype="int64")})
+
+
+def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", code_column: str = "code",
+                   name_property: str = "name", only_counted: bool = True, colors=("#ffffcc", "#fd8d3c", "#800026"),
+                   caption: str | None = None, zoom: int = 12, fit_bounds: bool = True, places=None):
+    """A choropleth of region polygons coloured by a count (or any number) per region.
+
+    ``counts``: a DataFrame with ``code_column`` and ``value`` (e.g. from :func:`counts_by_region`) or a
+    Series indexed by code. ``geojson``: a FeatureCollection (dict) whose features carry the code in
+    ``properties[key]`` — the caller's polygons, or ``GET /sandbox/local/regions.geojson`` in the sandbox.
+    Only the features with a value are drawn when ``only_counted`` (else the others are grey). Each feature
+    gets the value in ``properties[value]`` and a tooltip (name and value); a linear colour scale with a
+    legend; the map is fitted to the drawn features. ``places`` (a frame with x, y) adds small dots.
+    The drawn FeatureCollection is ``m.choropleth_data`` (its features are counted in tests).
+    """
+    import folium
+    import pandas as pd
+    from branca.colormap import LinearColormap
+
+    if isinstance(counts, pd.Series):
+        values = {str(k): float(v) for k, v in counts.items() if v == v}
+    else:
+        if code_column not in counts.columns or value not in counts.columns:
+            raise ValueError(f"counts needs columns {code_column!r} and {value!r}")
+        values = {str(k): float(v) for k, v in zip(counts[code_column], counts[value]) if v == v}
+    if not isinstance(geojson, dict) or geojson.get("type") != "FeatureCollection":
+        raise ValueError("geojson must be a GeoJSON FeatureCollection (a dict)")
+    feats = []
+    for f in geojson.get("features", []):
+        code = str(f.get("properties", {}).get(key))
+        if only_counted and code not in values:
+            continue
+        props = dict(f.get("properties", {}), **{value: values.get(code)})
+        feats.append({"type": "Feature", "properties": props, "geometry": f["geometry"]})
+    data = {"type": "FeatureCollection", "features": feats}
+    shown = [values[str(f["properties"].get(key))] for f in feats if str(f["properties"].get(key)) in values]
+    lo, hi = (min(shown), max(shown)) if shown else (0.0, 1.0)
+    if hi == lo:
+        hi = lo + 1.0
+    scale = LinearColormap(list(colors), vmin=lo, vmax=hi, caption=caption or value)
+    bounds = geojson_bounds(data)
+    start = ((bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2) if bounds else (35.1541, 129.0594)
+    m = folium.Map(location=start, zoom_start=zoom, tiles=TILES)
+
+    def style(feature):
+        v = feature["properties"].get(value)
+        return {"fillColor": scale(v) if v is not None else "#cccccc", "color": "#555555", "weight": 1,
+                "fillOpacity": 0.7 if v is not None else 0.2}
+
+    fields = [f for f in (name_property, key, value) if any(f in x["properties"] for x in feats)]
+    folium.GeoJson(data, name="regions", style_function=style,
+                   tooltip=folium.GeoJsonTooltip(fields=fields) if fields and feats else None).add_to(m)
+    scale.add_to(m)
+    if places is not None:
+        keep, points = _points(places, "x", "y")
+        for loc in points:
+            folium.CircleMarker(loc, radius=2, color="#1f4e79", fill=True, weight=1).add_to(m)
+    if fit_bounds:
+        fit(m, bounds)
+    m.choropleth_data = data
+    return m

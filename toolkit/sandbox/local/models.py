@@ -233,6 +233,34 @@ class Model:
         self.sandbox = sandbox
         self._world: World | None = None
         self._lock = threading.Lock()
+        self.requests: list[tuple[float, str]] = []   # (time.monotonic(), endpoint) of every local request
+
+    # ================================================================== request log (control API)
+    def record(self, endpoint: str) -> None:
+        """Remember one request (kept for the control API: rates and counts; capped at 200,000 entries)."""
+        import time
+
+        self.requests.append((time.monotonic(), endpoint))
+        if len(self.requests) > 200_000:
+            del self.requests[:100_000]
+
+    def request_stats(self, endpoint: str | None = None, with_times: bool = False) -> dict:
+        rows = [r for r in self.requests if endpoint is None or r[1] == endpoint]
+        counts: dict[str, int] = {}
+        for _, name in rows:
+            counts[name] = counts.get(name, 0) + 1
+        out = {"total": len(rows), "counts": dict(sorted(counts.items()))}
+        if with_times:
+            t0 = rows[0][0] if rows else 0.0
+            out["times"] = [round(t - t0, 6) for t, _ in rows]
+        return out
+
+    def regions_geojson(self, level: str | None = None) -> dict:
+        """The legal-region polygons of the world (``level``: sido, sigungu, emd or ri; all when None)."""
+        root = self.sandbox.datasets / "local"
+        gj = json.loads((root / "regions_b.geojson").read_text("utf-8"))
+        feats = [f for f in gj["features"] if level is None or f["properties"]["level"] == level]
+        return {"type": "FeatureCollection", "features": feats}
 
     def world(self) -> World:
         if self._world is None:

@@ -55,6 +55,7 @@ async def _start(request: Request, api: str) -> tuple[str, Params]:
     fmt = request.path_params["format"]
     if fmt not in ("json", "xml"):
         raise api_error(404, -404, f"unknown format {fmt!r}: use json or xml")
+    _model(request).record(api)
     app, _ = require_app_key(request, kinds=("rest_api",))
     sandbox_of(request).apps.charge(app["app_id"], api)
     return fmt, Params(await read_fields(request))
@@ -176,8 +177,33 @@ async def search_category(request: Request):
     return _answer(fmt, meta, shown)
 
 
+# --------------------------------------------------------------------------- control API (sandbox only)
+async def control_requests(request: Request):
+    """``GET /sandbox/local/requests[?api=local_search_address&times=1]``: local requests received (every one,
+    refused ones included) by API id, with their times in seconds since the first one when ``times=1``.
+    ``POST`` (or ``DELETE``) clears the log."""
+    model = _model(request)
+    if request.method in ("POST", "DELETE"):
+        model.requests.clear()
+        return json_response({"total": 0, "counts": {}})
+    q = request.query_params
+    return json_response(model.request_stats(q.get("api") or None, q.get("times") in ("1", "true")))
+
+
+async def control_regions(request: Request):
+    """``GET /sandbox/local/regions.geojson[?level=emd]``: the world's legal-region polygons (WGS84 GeoJSON,
+    properties ``code``, ``level``, ``name``, ``region_*depth_name``) for maps; levels sido, sigungu, emd, ri."""
+    level = request.query_params.get("level") or None
+    if level not in (None, "sido", "sigungu", "emd", "ri"):
+        raise api_error(400, -2, "level must be one of sido, sigungu, emd, ri")
+    return json_response(_model(request).regions_geojson(level))
+
+
 def routes(sandbox):
-    return {"local": [
+    return {"sandbox": [
+        Route("/local/requests", control_requests, methods=["GET", "POST", "DELETE"]),
+        Route("/local/regions.geojson", control_regions),
+    ], "local": [
         Route("/v2/local/search/address.{format}", search_address),
         Route("/v2/local/geo/coord2regioncode.{format}", coord2regioncode),
         Route("/v2/local/geo/coord2address.{format}", coord2address),
