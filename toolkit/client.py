@@ -33,6 +33,7 @@ AREAS: dict[str, str] = {
     "channel": "toolkit.channel:ChannelArea",
     "local": "toolkit.local:LocalArea",
     "navi": "toolkit.navi:NaviArea",
+    "events": "toolkit.events:EventsArea",
 }
 
 

@@ -68,6 +68,7 @@ class SandboxServer:
         server.run(sockets=[self._socket])
 
     def stop(self) -> None:
+        self.sandbox.model("events").stop()
         if self._server is not None:
             self._server.should_exit = True
         if self._thread is not None:

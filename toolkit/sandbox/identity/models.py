@@ -116,6 +116,8 @@ SCOPES: dict[str, tuple[str, str, bool]] = {
     "talk_chats": ("Chat rooms in the messenger", "PRIVACY", False),
     "talk_message": ("Send messages in the messenger", "SERVICE", False),
     "story_publish": ("Post to the story", "SERVICE", False),
+    "plusfriends": ("Channel addition status", "PRIVACY", False),
+    "account_status_details": ("Account status details (security events)", "PRIVACY", False),
 }
 FIRST_LOGIN_SCOPES = ["profile", "account_email", "openid"]
 SERVICE_TERMS = [("terms_of_service", True), ("privacy_policy", True), ("marketing", False), ("location", False)]
@@ -174,6 +176,7 @@ class Model:
         self.store.execute("INSERT INTO consent_events (app_id, user_id, type, scopes, detail, at)"
                            " VALUES (?, ?, ?, ?, ?, ?)", app_id, int(user_id), type_, " ".join(scopes),
                            json.dumps(detail), self.sandbox.clock.unix())
+        self.sandbox.model("events").kick()  # the webhook engine reads this log and delivers its events
 
     def events(self, since: int = 0) -> list[dict]:
         self.sweep_pending()

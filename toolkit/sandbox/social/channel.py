@@ -96,6 +96,11 @@ class ChannelMixin:
                     if relation == "ADDED" else None
                 db.execute("INSERT OR REPLACE INTO channel_relations VALUES (?,?,?,?,?)",
                            (int(user_id), public_id, relation, created, now))
+        before = old["relation"] if old is not None else "NONE"
+        if relation in ("ADDED", "BLOCKED") and relation != before:
+            # the channel webhook of the app the channel is linked to (the sandbox's demo app)
+            self.sandbox.model("events").channel(self.sandbox.apps.app()["app_id"], int(user_id), public_id,
+                                                 relation.lower(), channel_uuid=self.channel(public_id)["channel_uuid"])
         return self.relation(user_id, self.channel(public_id))
 
     def relation(self, user_id: int, ch: dict) -> dict:

@@ -1,0 +1,655 @@
+"""Webhook delivery engine of the sandbox (identity.md §6, social.md §6): the platform calling the app.
+
+Four webhooks, registered per app in ``apps.webhooks`` (control API ``POST /sandbox/webhooks``) under the
+names ``unlink``, ``account_status``, ``share`` and ``channel``:
+
+* **unlink** (identity.md §6.1): GET query or POST form (setting ``unlink_method``, default ``POST``) with
+  ``app_id``, ``user_id``, ``referrer_type`` (and ``group_user_token`` when given); header
+  ``Authorization: ServiceAK <primary admin key>``. Delivered = HTTP 200 (the spec's required answer).
+* **account_status** (identity.md §6.2): POST, ``Content-Type: application/secevent+jwt``, body a SET signed
+  RS256 by the auth host's key ring (header ``typ: secevent+jwt`` and ``kid``). Delivered = 202; rejected =
+  400 with ``Content-Type: application/json`` and a JSON object whose ``err`` is one of the four values of
+  §6.2 and whose ``description`` is a string (logged, not retried); anything else (no answer within the bound,
+  another status, a 400 that does not follow that format) = failed, retried.
+* **share** (social.md §6.1): GET query or POST JSON (setting ``share_method``, default ``POST``) with
+  ``CHAT_TYPE``, ``HASH_CHAT_ID``, the ``serverCallbackArgs`` members, optional ``TEMPLATE_ID``,
+  ``IS_SINGLE_CHATROOM``, ``CHAT_MEMBER_COUNT_RANGE``. Delivered = any 2XX.
+* **channel** (social.md §6.2): POST JSON ``event``, ``id``, ``id_type`` (``app_user_id``),
+  ``channel_public_id``, ``channel_uuid``, ``updated_at`` (RFC 3339 UTC) plus the deprecated members
+  ``plus_friend_public_id``, ``plus_friend_uuid`` and ``timestamp`` (ms), which the platform still sends.
+  Delivered = any 2XX.
+
+Share and channel requests carry the three headers of social.md §6: ``Authorization: ServiceAK <primary
+admin key>``, ``X-Service-Resource-ID`` (one id per event, the same on every retry so a receiver can drop
+duplicates) and ``User-Agent: ServiceOpenAPI/1.0``.
+
+Delivery rules (choices where the spec is silent):
+
+* One background worker thread per sandbox, started lazily by the first event or control call, daemon,
+  stopped by :meth:`Model.stop` and ending by itself after ``Model.idle_exit`` (30) seconds with nothing to do. Deliveries
+  go out one at a time in creation order (so a receiver sees an unlink webhook before its SET).
+* Answer bound: 3 seconds (``answer_timeout``; the whole request, connect to last byte).
+* Failed attempts are retried after ``retry_delays`` seconds of real time (default ``[1, 5, 30]``: four
+  attempts in all); after the last one the delivery is ``failed``. Every attempt is logged.
+* A webhook (app × kind) is **deactivated** after ``deactivate_after`` consecutive failed attempts (default 10);
+  its pending deliveries are ``dropped`` and later events are logged as ``skipped`` until the URL is registered
+  again with another value or ``POST /sandbox/webhooks/reactivate`` is called. A delivered or rejected answer
+  resets the count. The unlink webhook follows the same retry rules (the spec only demands the 200 answer).
+* Delivery states: ``pending`` → ``delivered`` | ``rejected`` | ``failed`` | ``dropped``; ``skipped`` when the
+  event was not sent (reason in ``note``: webhook deactivated, no account-status-details consent, account
+  disabled). An event for a webhook that is not registered is not logged.
+* RISC and CAEP events are sent only when the app has the account-status-details item configured (setting
+  ``account_status_details``, default false: it needs a review on the real platform) **and** the user agreed
+  to the consent item :data:`ACCOUNT_STATUS_SCOPE` (``account_status_details``). OAUTH and platform-defined
+  events need neither. User Profile Changed is not sent while the account is disabled.
+
+Event types and schema identifiers (``{secevent_base}`` = :data:`SECEVENT_BASE`). The spec shows the marked
+ones; the others ("not shown") use the standard OpenID RISC 1.0 / CAEP 1.0 identifiers where they exist, and
+the OAUTH ones follow the shown pattern:
+
+============================== ======== ============================================================
+Event type                     Category Identifier
+============================== ======== ============================================================
+Tokens Revoked                 OAUTH    {secevent_base}/oauth/event-type/tokens-revoked (chosen)
+User Linked                    OAUTH    {secevent_base}/oauth/event-type/user-linked (shown)
+User Unlinked                  OAUTH    {secevent_base}/oauth/event-type/user-unlinked (shown)
+User Scope Consent             OAUTH    {secevent_base}/oauth/event-type/user-scope-consent (shown)
+User Scope Withdraw            OAUTH    {secevent_base}/oauth/event-type/user-scope-withdraw (shown)
+Business Token Issued          OAUTH    {secevent_base}/oauth/event-type/token-issued (shown)
+Business Token Revoked         OAUTH    {secevent_base}/oauth/event-type/token-revoked (chosen)
+Business Tokens Revoked        OAUTH    {secevent_base}/oauth/event-type/tokens-revoked (chosen; ``token_class``
+                                        ``business`` tells it from Tokens Revoked)
+Account Credential Change Req. RISC     {secevent_base}/risc/event-type/account-credential-change-required (RISC)
+Account Disabled               RISC     {secevent_base}/risc/event-type/account-disabled (shown)
+Account Enabled                RISC     {secevent_base}/risc/event-type/account-enabled (RISC)
+Account Purged                 RISC     {secevent_base}/risc/event-type/account-purged (RISC)
+Credential Compromise          RISC     {secevent_base}/risc/event-type/credential-compromise (RISC)
+Identifier Changed             RISC     {secevent_base}/risc/event-type/identifier-changed (RISC)
+Identifier Recycled            RISC     {secevent_base}/risc/event-type/identifier-recycled (shown)
+Sessions Revoked               RISC     {secevent_base}/risc/event-type/sessions-revoked (RISC)
+Assurance Level Change         CAEP     {secevent_base}/caep/event-type/assurance-level-change (shown)
+Credential Change              CAEP     {secevent_base}/caep/event-type/credential-change (CAEP)
+User Profile Changed           KAKAO    {platevent_base}/kakao/event-type/user-profile-changed (shown)
+============================== ======== ============================================================
+
+``{platevent_base}`` is not given by the spec; the sandbox uses :data:`PLATEVENT_BASE`.
+
+SET payload (identity.md §2): ``aud`` REST API key, ``sub`` service user id (string), ``iss`` auth base URL,
+``txm`` (one id per event, kept across retries), ``toe`` (sandbox time of the state change), ``iat`` (sandbox
+time of signing), ``app_id``, ``jti`` (unique), ``events`` ``{identifier: members}``. Each event carries
+``subject`` ``{subject_type: "iss-sub", iss, sub}`` unless the caller gives another one (IdentifierSubject for
+the identifier events, BizTokenSubject for business tokens).
+
+Hooks the other areas call (all return the ids of the deliveries created, possibly empty):
+:meth:`Model.unlink`, :meth:`Model.account_status`, :meth:`Model.share`, :meth:`Model.channel`,
+:meth:`Model.business_token`, :meth:`Model.profile_changed`, and :meth:`Model.kick` — the identity area's
+``consent_events`` log (``linked``, ``unlinked``, ``scope_consent``, ``scope_withdraw``, ``tokens_revoked``)
+is read by :meth:`Model.pump` (a cursor in the store's meta, so each row becomes events exactly once).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import logging
+import threading
+import time
+import uuid
+from datetime import datetime, timezone
+
+import httpx
+
+from ..web import api_error
+
+__all__ = ["Model", "SCHEMA", "EVENT_TYPES", "SECEVENT_BASE", "PLATEVENT_BASE", "ACCOUNT_STATUS_SCOPE",
+           "UNLINK_REFERRERS", "SET_ERRORS", "DEFAULT_SETTINGS", "KINDS"]
+
+log = logging.getLogger("toolkit.sandbox.events")
+
+SECEVENT_BASE = "https://schemas.openid.net/secevent"
+PLATEVENT_BASE = "https://schemas.sandbox.invalid/secevent"
+ACCOUNT_STATUS_SCOPE = "account_status_details"
+KINDS = ("unlink", "account_status", "share", "channel")
+UNLINK_REFERRERS = ("ACCOUNT_DELETE", "FORCED_ACCOUNT_DELETE", "UNLINK_FROM_APPS", "UNLINK_FROM_ADMIN",
+                    "INCOMPLETE_SIGN_UP")
+UNLINKED_REASONS = (*UNLINK_REFERRERS, "REVOKE_ACCOUNT_SERVICE_TERMS", "UNLINK_FROM_SERVICE")
+SET_ERRORS = ("invalid_request", "invalid_key", "invalid_issuer", "invalid_audience")
+CHANNEL_EVENTS = ("added", "blocked")
+AAL_LEVELS = ("nist-aal1", "nist-aal2")
+USER_AGENT = "ServiceOpenAPI/1.0"
+
+_O, _R, _C = f"{SECEVENT_BASE}/oauth/event-type", f"{SECEVENT_BASE}/risc/event-type", \
+    f"{SECEVENT_BASE}/caep/event-type"
+EVENT_TYPES: dict[str, tuple[str, str]] = {
+    "Tokens Revoked": ("OAUTH", f"{_O}/tokens-revoked"),
+    "User Linked": ("OAUTH", f"{_O}/user-linked"),
+    "User Unlinked": ("OAUTH", f"{_O}/user-unlinked"),
+    "User Scope Consent": ("OAUTH", f"{_O}/user-scope-consent"),
+    "User Scope Withdraw": ("OAUTH", f"{_O}/user-scope-withdraw"),
+    "Business Token Issued": ("OAUTH", f"{_O}/token-issued"),
+    "Business Token Revoked": ("OAUTH", f"{_O}/token-revoked"),
+    "Business Tokens Revoked": ("OAUTH", f"{_O}/tokens-revoked"),
+    "Account Credential Change Required": ("RISC", f"{_R}/account-credential-change-required"),
+    "Account Disabled": ("RISC", f"{_R}/account-disabled"),
+    "Account Enabled": ("RISC", f"{_R}/account-enabled"),
+    "Account Purged": ("RISC", f"{_R}/account-purged"),
+    "Credential Compromise": ("RISC", f"{_R}/credential-compromise"),
+    "Identifier Changed": ("RISC", f"{_R}/identifier-changed"),
+    "Identifier Recycled": ("RISC", f"{_R}/identifier-recycled"),
+    "Sessions Revoked": ("RISC", f"{_R}/sessions-revoked"),
+    "Assurance Level Change": ("CAEP", f"{_C}/assurance-level-change"),
+    "Credential Change": ("CAEP", f"{_C}/credential-change"),
+    "User Profile Changed": ("KAKAO", f"{PLATEVENT_BASE}/kakao/event-type/user-profile-changed"),
+}
+_NO_SUBJECT_ISS = ("Identifier Changed", "Identifier Recycled")
+
+DEFAULT_SETTINGS = {
+    "unlink_method": "POST", "share_method": "POST", "account_status_details": False,
+    "answer_timeout": 3.0, "retry_delays": [1.0, 5.0, 30.0], "deactivate_after": 10,
+}
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS webhook_deliveries (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, app_id TEXT NOT NULL, kind TEXT NOT NULL, event_type TEXT,
+    user_id INTEGER, url TEXT, method TEXT, request TEXT NOT NULL DEFAULT '{}', resource_id TEXT NOT NULL,
+    state TEXT NOT NULL, note TEXT, attempts INTEGER NOT NULL DEFAULT 0, next_at REAL,
+    last_status INTEGER, created_at INTEGER NOT NULL, finished_at INTEGER
+);
+CREATE INDEX IF NOT EXISTS webhook_deliveries_due ON webhook_deliveries(state, next_at);
+CREATE TABLE IF NOT EXISTS webhook_attempts (
+    delivery_id INTEGER NOT NULL, n INTEGER NOT NULL, at INTEGER NOT NULL, status INTEGER, outcome TEXT NOT NULL,
+    detail TEXT, elapsed_ms REAL NOT NULL, PRIMARY KEY (delivery_id, n)
+);
+CREATE TABLE IF NOT EXISTS webhook_health (
+    app_id TEXT NOT NULL, kind TEXT NOT NULL, url TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0,
+    active INTEGER NOT NULL DEFAULT 1, deactivated_at INTEGER, PRIMARY KEY (app_id, kind)
+);
+CREATE TABLE IF NOT EXISTS events_settings (app_id TEXT PRIMARY KEY, settings TEXT NOT NULL);
+"""
+
+
+def event_type_name(name: str) -> str:
+    """``"account-disabled"``, ``"account_disabled"``, ``"Account Disabled"`` or a schema identifier → the
+    display name of :data:`EVENT_TYPES` (ValueError when unknown)."""
+    for display, (_cat, ident) in EVENT_TYPES.items():
+        if name == ident:
+            return display
+    norm = str(name).replace("-", " ").replace("_", " ").strip().lower()
+    for display in EVENT_TYPES:
+        if display.lower() == norm:
+            return display
+    raise ValueError(f"unknown event type {name!r}; known: {', '.join(EVENT_TYPES)}")
+
+
+def _rfc3339(unix: float) -> str:
+    return datetime.fromtimestamp(unix, tz=timezone.utc).isoformat().replace("+00:00", "Z")
+
+
+class Model:
+    def __init__(self, sandbox):
+        self.sandbox = sandbox
+        self.store = sandbox.store
+        self._keys = None
+        self._lock = threading.Lock()       # worker start/stop
+        self._pump_lock = threading.Lock()
+        self._local = threading.local()     # marks the thread running pump() (hooks inside it do not re-pump)
+        self._wake = threading.Event()
+        self._stopping = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._http: httpx.Client | None = None
+        self.idle_exit = 30.0               # seconds without work before the worker thread ends
+
+    # ------------------------------------------------------------------ settings
+    def settings(self, app_id: str) -> dict:
+        row = self.store.one("SELECT settings FROM events_settings WHERE app_id = ?", app_id)
+        return {**DEFAULT_SETTINGS, **(json.loads(row["settings"]) if row else {})}
+
+    def update_settings(self, app_id: str, **changes) -> dict:
+        bad = set(changes) - set(DEFAULT_SETTINGS)
+        if bad:
+            raise api_error(400, -2, f"unknown settings: {', '.join(sorted(bad))}; known: "
+                                     f"{', '.join(sorted(DEFAULT_SETTINGS))}")
+        for name in ("unlink_method", "share_method"):
+            if name in changes:
+                changes[name] = str(changes[name]).upper()
+                if changes[name] not in ("GET", "POST"):
+                    raise api_error(400, -2, f"{name} must be GET or POST")
+        if "retry_delays" in changes:
+            delays = changes["retry_delays"]
+            if not isinstance(delays, list) or len(delays) > 20 or not all(
+                    isinstance(d, (int, float)) and 0 <= d <= 3600 for d in delays):
+                raise api_error(400, -2, "retry_delays must be a list of at most 20 delays of 0 to 3600 seconds")
+        for name, lo, hi in (("deactivate_after", 1, 1000), ("answer_timeout", 0.1, 3.0)):
+            if name in changes:
+                value = changes[name]
+                if not isinstance(value, (int, float)) or isinstance(value, bool) or not lo <= value <= hi:
+                    raise api_error(400, -2, f"{name} must be a number between {lo} and {hi}")
+        if "account_status_details" in changes:
+            changes["account_status_details"] = bool(changes["account_status_details"])
+        self.pump()                         # events recorded so far go out under the old settings
+        merged = {**self.settings(app_id), **changes}
+        self.store.execute("INSERT INTO events_settings VALUES (?, ?) ON CONFLICT(app_id) DO UPDATE SET"
+                           " settings = excluded.settings", app_id, json.dumps(merged))
+        self.kick()
+        return merged
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def keys(self):
+        if self._keys is None:
+            from ..keys import KeyRing
+
+            self._keys = KeyRing(self.sandbox)
+        return self._keys
+
+    def _iss(self) -> str:
+        return self.sandbox.hosts()["auth"]
+
+    def _app(self, app_id: str) -> dict:
+        app = self.sandbox.apps.app(app_id)
+        if app is None:
+            raise api_error(400, -2, f"unknown app_id {app_id}")
+        return app
+
+    def _identity(self):
+        return self.sandbox.models.get("identity")
+
+    def consented(self, app_id: str, user_id: int) -> bool:
+        """True when RISC/CAEP events may go to this app for this user (item configured and agreed)."""
+        if not self.settings(app_id)["account_status_details"]:
+            return False
+        identity = self._identity()
+        return bool(identity) and ACCOUNT_STATUS_SCOPE in identity.agreed_scopes(app_id, user_id)
+
+    def _health(self, app_id: str, kind: str, url: str) -> dict:
+        row = self.store.one("SELECT * FROM webhook_health WHERE app_id = ? AND kind = ?", app_id, kind)
+        if row is None or row["url"] != url:
+            self.store.execute("INSERT INTO webhook_health (app_id, kind, url) VALUES (?, ?, ?)"
+                               " ON CONFLICT(app_id, kind) DO UPDATE SET url = excluded.url, failures = 0,"
+                               " active = 1, deactivated_at = NULL", app_id, kind, url)
+            row = self.store.one("SELECT * FROM webhook_health WHERE app_id = ? AND kind = ?", app_id, kind)
+        return dict(row)
+
+    def _enqueue(self, app_id: str, kind: str, *, event_type: str | None, user_id, method: str,
+                 request: dict, resource_id: str | None = None, skip: str | None = None) -> list[int]:
+        self.pump()                         # identity events recorded earlier get the lower delivery ids
+        app = self._app(app_id)
+        url = app["webhooks"].get(kind)
+        if not url:
+            return []
+        if skip is None and not self._health(app_id, kind, url)["active"]:
+            skip = "webhook deactivated after continued failures"
+        now = self.sandbox.clock.unix()
+        cur = self.store.execute(
+            "INSERT INTO webhook_deliveries (app_id, kind, event_type, user_id, url, method, request, resource_id,"
+            " state, note, next_at, created_at, finished_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            app_id, kind, event_type, None if user_id is None else int(user_id), url, method, json.dumps(request),
+            resource_id or uuid.uuid4().hex, "skipped" if skip else "pending", skip, None if skip else time.time(),
+            now, now if skip else None)
+        if not skip:
+            self.kick()
+        return [cur.lastrowid]
+
+    # ------------------------------------------------------------------ hooks
+    def unlink(self, app_id: str, user_id: int, referrer_type: str, *, group_user_token: str | None = None
+               ) -> list[int]:
+        """Unlink webhook (§6.1) for an unlink the app did not make itself; ``referrer_type`` of §6.1."""
+        if referrer_type not in UNLINK_REFERRERS:
+            raise ValueError(f"referrer_type must be one of {', '.join(UNLINK_REFERRERS)}")
+        params = {"app_id": str(app_id), "user_id": str(user_id), "referrer_type": referrer_type}
+        if group_user_token:
+            params["group_user_token"] = group_user_token
+        method = self.settings(app_id)["unlink_method"]
+        return self._enqueue(app_id, "unlink", event_type=referrer_type, user_id=user_id, method=method,
+                             request={"params": params})
+
+    def account_status(self, app_id: str, user_id: int, event_type: str, *, toe: int | None = None,
+                       subject: dict | None = None, **members) -> list[int]:
+        """Account-status webhook (§6.2): sign one SET carrying ``event_type`` with ``members``.
+
+        ``event_type`` is a display name, a slug (``"account-disabled"``) or a schema identifier. A ``subject``
+        ``{subject_type: iss-sub, iss, sub}`` is added unless given. RISC/CAEP need :meth:`consented`.
+        """
+        name = event_type_name(event_type)
+        category, ident = EVENT_TYPES[name]
+        app = self._app(app_id)
+        if not app["webhooks"].get("account_status"):
+            return []
+        skip = None
+        if category in ("RISC", "CAEP") and not self.consented(app_id, user_id):
+            skip = "no account-status-details consent (item not configured or not agreed)"
+        if name == "User Profile Changed":
+            user = self.sandbox.apps.user(user_id)
+            if user and user.get("disabled"):
+                skip = "account disabled: profile changes are not delivered"
+        iss = self._iss()
+        if subject is None:
+            subject = {"subject_type": "iss-sub", "iss": iss, "sub": str(user_id)}
+        now = self.sandbox.clock.unix()
+        txm = uuid.uuid4().hex
+        claims = {"aud": app["keys"]["rest_api"], "sub": str(user_id), "iss": iss, "txm": txm,
+                  "toe": int(toe if toe is not None else now), "iat": now, "app_id": str(app_id),
+                  "jti": uuid.uuid4().hex, "events": {ident: {"subject": subject, **members}}}
+        token = self.keys.sign(claims, typ="secevent+jwt")
+        return self._enqueue(app_id, "account_status", event_type=name, user_id=user_id, method="POST",
+                             request={"token": token}, resource_id=txm, skip=skip)
+
+    def share(self, app_id: str, user_id: int, *, chat_type: str = "MemoChat", hash_chat_id: str | None = None,
+              args: dict | None = None, template_id: int | None = None, is_single_chatroom: bool | None = None,
+              chat_member_count_range: str | None = None) -> list[int]:
+        """Share webhook (social.md §6.1): a share message of ``user_id`` was delivered."""
+        if hash_chat_id is None:
+            hash_chat_id = hashlib.sha256(f"{app_id}:{user_id}:{chat_type}".encode()).hexdigest()[:40]
+        body = {"CHAT_TYPE": chat_type, "HASH_CHAT_ID": hash_chat_id}
+        for key, value in (args or {}).items():
+            if key in body:
+                raise ValueError(f"serverCallbackArgs may not override {key}")
+            body[str(key)] = value
+        if template_id is not None:
+            body["TEMPLATE_ID"] = int(template_id)
+        if is_single_chatroom is not None:
+            body["IS_SINGLE_CHATROOM"] = bool(is_single_chatroom)
+        if chat_member_count_range is not None:
+            body["CHAT_MEMBER_COUNT_RANGE"] = chat_member_count_range
+        method = self.settings(app_id)["share_method"]
+        return self._enqueue(app_id, "share", event_type="share", user_id=user_id, method=method,
+                             request={"json": body})
+
+    def channel(self, app_id: str, user_id: int, channel_public_id: str, event: str, *,
+                channel_uuid: str | None = None) -> list[int]:
+        """Channel webhook (social.md §6.2): ``user_id`` ``added`` or ``blocked`` the channel."""
+        if event not in CHANNEL_EVENTS:
+            raise ValueError(f"event must be one of {', '.join(CHANNEL_EVENTS)}")
+        ts = self.sandbox.clock.timestamp()
+        channel_uuid = channel_uuid or f"@{channel_public_id}"
+        body = {"event": event, "id": str(user_id), "id_type": "app_user_id",
+                "channel_public_id": channel_public_id, "channel_uuid": channel_uuid, "updated_at": _rfc3339(int(ts)),
+                "plus_friend_public_id": channel_public_id, "plus_friend_uuid": channel_uuid,
+                "timestamp": int(ts * 1000)}
+        return self._enqueue(app_id, "channel", event_type=event, user_id=user_id, method="POST",
+                             request={"json": body})
+
+    def business_token(self, app_id: str, user_id: int, event: str, *, token: str, token_id: str,
+                       token_user_id: str) -> list[int]:
+        """SET Business Token Issued / Revoked (``event`` ``issued`` or ``revoked``) for a business token."""
+        name = {"issued": "Business Token Issued", "revoked": "Business Token Revoked"}[event]
+        digest = hashlib.sha256(token.encode()).digest()
+        import base64
+
+        subject = {"subject_type": "oauth_token", "token_type": "business_access_token",
+                   "token_identifier_alg": "hash_sha256",
+                   "token": base64.urlsafe_b64encode(digest).rstrip(b"=").decode()}
+        owner = {"subject_type": "iss-sub", "iss": self._iss() + "/", "sub": str(token_user_id)}
+        return self.account_status(app_id, user_id, name, subject=subject, token_subject=owner,
+                                   token_id=str(token_id), token_class="business")
+
+    def profile_changed(self, app_id: str, user_id: int, profile: list[str] | str) -> list[int]:
+        """SET User Profile Changed: ``profile`` = consent ids whose data changed."""
+        profile = profile if isinstance(profile, str) else " ".join(profile)
+        return self.account_status(app_id, user_id, "User Profile Changed", profile=profile)
+
+    # ------------------------------------------------------------------ identity log → events
+    def pump(self) -> list[int]:
+        """Turn new rows of the identity area's ``consent_events`` into webhook deliveries (exactly once)."""
+        if self._identity() is None or getattr(self._local, "pumping", False):
+            return []
+        with self._pump_lock:
+            self._local.pumping = True
+            try:
+                return self._pump_rows()
+            finally:
+                self._local.pumping = False
+
+    def _pump_rows(self) -> list[int]:
+        cursor = int(self.store.get_meta("events.identity_seq", 0))
+        try:
+            rows = self.store.all("SELECT * FROM consent_events WHERE seq > ? ORDER BY seq", cursor)
+        except Exception:  # noqa: BLE001 - identity table absent
+            return []
+        created: list[int] = []
+        for row in rows:
+            try:
+                created += self._from_identity(dict(row))
+            except Exception as exc:  # noqa: BLE001 - a bad row must not stop the log
+                log.warning("identity event %s not turned into a webhook: %s", row["seq"], type(exc).__name__)
+            self.store.set_meta("events.identity_seq", row["seq"])
+        return created
+
+    def _from_identity(self, row: dict) -> list[int]:
+        app_id, user_id, kind, at = row["app_id"], row["user_id"], row["type"], row["at"]
+        detail = json.loads(row.get("detail") or "{}")
+        scopes = row.get("scopes") or ""
+        if kind == "linked":
+            return self.account_status(app_id, user_id, "User Linked", toe=at)
+        if kind == "unlinked":
+            reason = detail.get("reason", "UNLINK_FROM_SERVICE")
+            ids = []
+            if reason in UNLINK_REFERRERS:
+                ids += self.unlink(app_id, user_id, reason, group_user_token=detail.get("group_user_token"))
+            return ids + self.account_status(app_id, user_id, "User Unlinked", toe=at, reason=reason)
+        if kind == "scope_consent":
+            return self.account_status(app_id, user_id, "User Scope Consent", toe=at, scope=scopes)
+        if kind == "scope_withdraw":
+            return self.account_status(app_id, user_id, "User Scope Withdraw", toe=at, scope=scopes)
+        if kind == "tokens_revoked":
+            return self.account_status(app_id, user_id, "Tokens Revoked", toe=at, reason=detail.get("reason", "user"))
+        return []
+
+    # ------------------------------------------------------------------ worker
+    def kick(self) -> None:
+        """Wake (or start) the delivery worker. Call after any state change that may have recorded events."""
+        with self._lock:
+            if self._thread is None or not self._thread.is_alive():
+                self._stopping.clear()
+                self._thread = threading.Thread(target=self._run, name="toolkit-sandbox-webhooks", daemon=True)
+                self._thread.start()
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Stop the worker (pending deliveries stay pending; the next kick resumes them)."""
+        self._stopping.set()
+        self._wake.set()
+        thread = self._thread
+        if thread is not None:
+            thread.join(timeout)
+        with self._lock:
+            self._thread = None
+        if self._http is not None:
+            self._http.close()
+            self._http = None
+
+    @property
+    def running(self) -> bool:
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        idle_since = time.monotonic()
+        while not self._stopping.is_set():
+            self._wake.clear()
+            try:
+                self.pump()
+                worked = self._deliver_due()
+            except Exception as exc:  # noqa: BLE001 - the worker must survive
+                log.warning("webhook worker error: %s", type(exc).__name__)
+                worked = False
+            nxt = self.store.one("SELECT MIN(next_at) AS t FROM webhook_deliveries WHERE state = 'pending'")["t"]
+            if worked or nxt is not None:
+                idle_since = time.monotonic()
+            else:
+                with self._lock:
+                    if time.monotonic() - idle_since > self.idle_exit and not self._wake.is_set():
+                        self._thread = None
+                        return
+            if worked:
+                continue
+            wait = 0.25 if nxt is None else max(0.0, min(0.25, nxt - time.time()))
+            self._wake.wait(wait)
+
+    def _client(self) -> httpx.Client:
+        if self._http is None:
+            self._http = httpx.Client(trust_env=False, follow_redirects=False)
+        return self._http
+
+    def _deliver_due(self) -> bool:
+        rows = self.store.all("SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?"
+                              " ORDER BY id LIMIT 100", time.time())
+        for row in rows:
+            if self._stopping.is_set():
+                break
+            self._attempt(dict(row))
+        return bool(rows)
+
+    def _request(self, d: dict, app: dict, timeout: float) -> httpx.Response:
+        req = json.loads(d["request"])
+        admin = app["keys"]["admin"]
+        if d["kind"] == "account_status":
+            headers = {"Content-Type": "application/secevent+jwt"}
+            return self._client().post(d["url"], content=req["token"].encode(), headers=headers, timeout=timeout)
+        headers = {"Authorization": f"ServiceAK {admin}"}
+        if d["kind"] in ("share", "channel"):
+            headers.update({"X-Service-Resource-ID": d["resource_id"], "User-Agent": USER_AGENT})
+        data = req.get("params") or req.get("json") or {}
+        if d["method"] == "GET":
+            params = {k: (json.dumps(v) if isinstance(v, bool) else str(v)) for k, v in data.items()}
+            return self._client().get(d["url"], params=params, headers=headers, timeout=timeout)
+        if "json" in req:
+            return self._client().post(d["url"], json=data, headers=headers, timeout=timeout)
+        return self._client().post(d["url"], data=data, headers=headers, timeout=timeout)
+
+    @staticmethod
+    def _judge(kind: str, resp: httpx.Response) -> tuple[str, str | None]:
+        """``delivered`` | ``rejected`` | ``failed`` and a short detail."""
+        status = resp.status_code
+        if kind == "account_status":
+            if status == 202:
+                return "delivered", None
+            if status == 400:
+                ctype = resp.headers.get("content-type", "")
+                try:
+                    body = resp.json() if ctype.split(";")[0].strip() == "application/json" else None
+                except ValueError:
+                    body = None
+                if (isinstance(body, dict) and body.get("err") in SET_ERRORS
+                        and isinstance(body.get("description"), str)):
+                    return "rejected", f"{body['err']}: {body['description'][:200]}"
+                return "failed", "400 answer without a JSON {err, description} body of §6.2"
+            return "failed", f"HTTP {status} (202 or 400 expected)"
+        if kind == "unlink":
+            return ("delivered", None) if status == 200 else ("failed", f"HTTP {status} (200 expected)")
+        return ("delivered", None) if 200 <= status < 300 else ("failed", f"HTTP {status} (2XX expected)")
+
+    def _attempt(self, d: dict) -> None:
+        fresh = self.store.one("SELECT state, attempts FROM webhook_deliveries WHERE id = ?", d["id"])
+        if fresh is None or fresh["state"] != "pending" or fresh["attempts"] != d["attempts"]:
+            return                          # dropped or handled since the batch was read
+        app = self.sandbox.apps.app(d["app_id"])
+        settings = self.settings(d["app_id"])
+        timeout = float(settings["answer_timeout"])
+        n = d["attempts"] + 1
+        started = time.monotonic()
+        status = None
+        try:
+            resp = self._request(d, app, timeout)
+            status = resp.status_code
+            outcome, detail = self._judge(d["kind"], resp)
+        except httpx.TimeoutException:
+            outcome, detail = "failed", f"no answer within {timeout:g} s"
+        except httpx.HTTPError as exc:
+            outcome, detail = "failed", f"no answer: {type(exc).__name__}"
+        elapsed = (time.monotonic() - started) * 1000
+        if outcome == "failed" and elapsed > timeout * 1000 and status is not None:
+            outcome, detail = "failed", f"answered after {elapsed / 1000:.1f} s (bound {timeout:g} s)"
+        now = self.sandbox.clock.unix()
+        delays = list(settings["retry_delays"])
+        with self.store.tx() as db:
+            db.execute("INSERT INTO webhook_attempts VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       (d["id"], n, now, status, outcome, detail, round(elapsed, 1)))
+            if outcome == "failed":
+                if n <= len(delays):
+                    db.execute("UPDATE webhook_deliveries SET attempts = ?, last_status = ?, note = ?, next_at = ?"
+                               " WHERE id = ?", (n, status, detail, time.time() + float(delays[n - 1]), d["id"]))
+                else:
+                    db.execute("UPDATE webhook_deliveries SET attempts = ?, last_status = ?, note = ?,"
+                               " state = 'failed', next_at = NULL, finished_at = ? WHERE id = ?",
+                               (n, status, detail, now, d["id"]))
+                db.execute("UPDATE webhook_health SET failures = failures + 1 WHERE app_id = ? AND kind = ?"
+                           " AND url = ?", (d["app_id"], d["kind"], d["url"]))
+                health = db.execute("SELECT failures, active FROM webhook_health WHERE app_id = ? AND kind = ?"
+                                    " AND url = ?", (d["app_id"], d["kind"], d["url"])).fetchone()
+                if health and health["active"] and health["failures"] >= int(settings["deactivate_after"]):
+                    db.execute("UPDATE webhook_health SET active = 0, deactivated_at = ? WHERE app_id = ? AND"
+                               " kind = ?", (now, d["app_id"], d["kind"]))
+                    db.execute("UPDATE webhook_deliveries SET state = 'dropped', next_at = NULL, finished_at = ?,"
+                               " note = 'webhook deactivated after continued failures' WHERE app_id = ? AND"
+                               " kind = ? AND state = 'pending'", (now, d["app_id"], d["kind"]))
+                    log.warning("webhook %s of app %s deactivated after %s consecutive failures", d["kind"],
+                                d["app_id"], health["failures"])
+            else:
+                db.execute("UPDATE webhook_deliveries SET attempts = ?, last_status = ?, note = ?, state = ?,"
+                           " next_at = NULL, finished_at = ? WHERE id = ?", (n, status, detail, outcome, now, d["id"]))
+                db.execute("UPDATE webhook_health SET failures = 0 WHERE app_id = ? AND kind = ? AND url = ?",
+                           (d["app_id"], d["kind"], d["url"]))
+        if outcome == "rejected":
+            log.info("SET delivery %s rejected by the app: %s", d["id"], detail)
+
+    # ------------------------------------------------------------------ control API reads
+    def reactivate(self, app_id: str, kind: str) -> dict:
+        self.store.execute("UPDATE webhook_health SET active = 1, failures = 0, deactivated_at = NULL"
+                           " WHERE app_id = ? AND kind = ?", app_id, kind)
+        return self.health(app_id)
+
+    def health(self, app_id: str) -> list[dict]:
+        app = self._app(app_id)
+        out = []
+        for kind in KINDS:
+            url = app["webhooks"].get(kind)
+            if url:
+                h = self._health(app_id, kind, url)
+                out.append({"kind": kind, "url": url, "active": bool(h["active"]),
+                            "consecutive_failures": h["failures"],
+                            "deactivated_at": None if h["deactivated_at"] is None else _rfc3339(h["deactivated_at"])})
+        return out
+
+    def deliveries(self, app_id: str | None = None, *, kind: str | None = None, state: str | None = None,
+                   since: int = 0, limit: int = 1000) -> list[dict]:
+        """The delivery log, oldest first, each with its attempts. Keys never appear in it."""
+        sql, args = "SELECT * FROM webhook_deliveries WHERE id > ?", [since]
+        for col, value in (("app_id", app_id), ("kind", kind), ("state", state)):
+            if value is not None:
+                sql += f" AND {col} = ?"
+                args.append(value)
+        rows = self.store.all(sql + " ORDER BY id LIMIT ?", *args, limit)
+        out = []
+        for r in rows:
+            d = dict(r)
+            req = json.loads(d.pop("request"))
+            d.pop("next_at")
+            d["created_at"] = _rfc3339(d["created_at"])
+            d["finished_at"] = None if d["finished_at"] is None else _rfc3339(d["finished_at"])
+            d["payload"] = req.get("params") or req.get("json")
+            if "token" in req:
+                d["set_claims"] = _claims_of(req["token"])
+            d["attempt_log"] = [{**dict(a), "at": _rfc3339(a["at"])} for a in self.store.all(
+                "SELECT n, at, status, outcome, detail, elapsed_ms FROM webhook_attempts WHERE delivery_id = ?"
+                " ORDER BY n", d["id"])]
+            out.append(d)
+        return out
+
+    def wait_idle(self, timeout: float = 10.0) -> bool:
+        """Block until no delivery is pending (True) or ``timeout`` passes (False)."""
+        self.kick()
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            self.pump()
+            if self.store.one("SELECT COUNT(*) AS n FROM webhook_deliveries WHERE state = 'pending'")["n"] == 0:
+                return True
+            time.sleep(0.02)
+        return False
+
+
+def _claims_of(token: str) -> dict:
+    """The SET's payload without its signature check, ``aud`` left out (it is the REST API key)."""
+    import jwt
+
+    claims = jwt.decode(token, options={"verify_signature": False})
+    claims.pop("aud", None)
+    return claims
