@@ -28,6 +28,7 @@ AREAS: dict[str, str] = {
     "system": "toolkit.utility:SystemArea",
     "oauth": "toolkit.oauth:OAuthArea",
     "user": "toolkit.user:UserArea",
+    "business": "toolkit.business:BusinessArea",
     "story": "toolkit.story:StoryArea",
     "talk": "toolkit.talk:TalkArea",
     "channel": "toolkit.channel:ChannelArea",
