@@ -17,6 +17,7 @@ __all__ = [
 ]
 
 JSON_TYPE = "application/json;charset=UTF-8"
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
 
 
 class SpecError(Exception):
@@ -101,6 +102,8 @@ class Params:
             value = int(raw)
         except ValueError:
             raise self._bad(f"{name} must be an integer") from None
+        if not INT64_MIN <= value <= INT64_MAX:  # the spec's Long; SQLite cannot store more either
+            raise self._bad(f"{name} must be a 64-bit integer")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             raise self._bad(f"{name} must be between {lo} and {hi}")
         return value

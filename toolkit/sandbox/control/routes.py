@@ -7,6 +7,7 @@ or as the platform.
 * ``POST /sandbox/quotas`` with ``{"api": "<api id>", "limit": N|null}`` — daily quota per API id (-10 beyond)
 * ``POST /sandbox/webhooks`` with ``{"unlink": url, "account_status": url, ...}`` — the demo app's webhook URLs
 * ``GET /sandbox/health``
+* ``GET /sandbox/openapi.json`` — the OpenAPI 3.1 document of the spec endpoints (:mod:`toolkit.sandbox.openapi`)
 * ``GET /sandbox/callback`` and ``GET /sandbox/logged-out`` — the demo app's registered redirect and logout
   redirect pages: they show the outcome and ask the learner to paste the address into the notebook
   (``tk.oauth.complete(request, url)`` or the login widget)
@@ -95,6 +96,13 @@ async def callback(request: Request):
     return _page("Nothing to show", "<p>This page receives the login result of the sandbox demo app.</p>")
 
 
+async def openapi_json(request: Request):
+    """``GET /sandbox/openapi.json``: the OpenAPI 3.1 document of the spec endpoints (see ``..openapi``)."""
+    from ..openapi import build_document
+
+    return json_response(build_document(f"{request.url.scheme}://{request.url.netloc}"))
+
+
 async def logged_out(request: Request):
     return _page("Logged out", "<p id='logged-out'>You are logged out of the sandbox account.</p>")
 
@@ -104,4 +112,5 @@ def routes(sandbox):
         Route("/config", config), Route("/health", health), Route("/clock", clock, methods=["GET", "POST"]),
         Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
         Route("/callback", callback), Route("/logged-out", logged_out),
+        Route("/openapi.json", openapi_json, methods=["GET"]),
     ]}

@@ -519,6 +519,8 @@ class Model:
                 target = int(fields.get("target_id", ""))
             except ValueError:
                 raise api_error(400, -2, "target_id must be a service user id (Long)") from None
+            if not -(2 ** 63) <= target < 2 ** 63:
+                raise api_error(400, -2, "target_id must be a service user id (Long)")
             user = self.sandbox.apps.user(target)
             ok = ("linked", "pending") if allow_pending else ("linked",)
             if user is None or self.link_state(app["app_id"], target) not in ok:

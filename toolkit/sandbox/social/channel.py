@@ -32,7 +32,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
+from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, require_app_key,
+                   sandbox_of)
 from .common import kst_text, need_scope, parse_rfc3339, rfc3339
 
 SCHEMA = """
@@ -169,6 +170,8 @@ async def channels_multi(request: Request):
     raw = p.list("target_ids", required=True)
     try:
         ids = [int(x) for x in raw]
+        if any(not INT64_MIN <= i <= INT64_MAX for i in ids):
+            raise ValueError("beyond 64 bits")
     except ValueError:
         raise api_error(400, -2, "target_ids must hold user ids (Long)") from None
     if not 1 <= len(ids) <= MAX_MULTI:

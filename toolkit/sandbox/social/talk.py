@@ -41,7 +41,8 @@ from urllib.parse import urlencode, urlsplit
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
+from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, require_app_key,
+                   sandbox_of)
 from .common import has_any, make_uuid, need_scope, rfc3339
 
 SCHEMA = """
@@ -284,9 +285,12 @@ def _ids(p: Params, name: str, required: bool) -> list[int] | None:
     if raw is None:
         return None
     try:
-        return [int(x) for x in raw]
+        ids = [int(x) for x in raw]
     except ValueError:
         raise api_error(400, -2, f"{name} must hold user ids (Long)") from None
+    if any(not INT64_MIN <= i <= INT64_MAX for i in ids):
+        raise api_error(400, -2, f"{name} must hold user ids (Long)")
+    return ids
 
 
 async def profiles(request: Request):
