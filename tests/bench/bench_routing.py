@@ -1,10 +1,11 @@
-"""Routing benchmark, measured side by side (run: .venv/bin/python tests/bench/bench_routing.py).
+"""Routing benchmark, measured side by side (run: .venv/bin/python tests/bench/bench_routing.py [--short]).
 
 Prints: cold graph load vs a cached route; median single-route time on the city graph; one 30-origin call
 vs 30 single calls (many-origin throughput).
 """
 from __future__ import annotations
 
+import argparse
 import random
 import statistics
 import sys
@@ -20,36 +21,39 @@ from tests.conftest import client_for  # noqa: E402
 from toolkit.sandbox.server import SandboxServer  # noqa: E402
 
 
-def main():
+def main(argv=None):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--short", action="store_true", help="10 routes and 10 origins instead of 30")
+    n = 10 if parser.parse_args(argv).short else 30
     t = time.perf_counter()
     server = SandboxServer(port=0, frozen=True).start()
     start = time.perf_counter() - t
     tk = client_for(server)
     df = pd.read_csv(ROOT / "datasets/local/addresses.csv.gz", usecols=["x", "y"])
     rng = random.Random(1)
-    pts = [(float(df.x[i]), float(df.y[i])) for i in rng.sample(range(len(df)), 62)]
+    pts = [(float(df.x[i]), float(df.y[i])) for i in rng.sample(range(len(df)), 2 + 2 * n)]
     t = time.perf_counter()
     tk.navi.directions(pts[0], pts[1], summary=True)
     cold = time.perf_counter() - t
     times = []
-    for a, b in zip(pts[2:32], pts[32:62]):
+    for a, b in zip(pts[2:2 + n], pts[2 + n:2 + 2 * n]):
         t = time.perf_counter()
         tk.navi.directions(a, b)
         times.append(time.perf_counter() - t)
     med = statistics.median(times)
     dest = pts[0]
     t = time.perf_counter()
-    tk.navi.origins([(f"k{i}", x, y) for i, (x, y) in enumerate(pts[2:32])], dest)
+    tk.navi.origins([(f"k{i}", x, y) for i, (x, y) in enumerate(pts[2:2 + n])], dest)
     many = time.perf_counter() - t
     t = time.perf_counter()
-    for a in pts[2:32]:
+    for a in pts[2:2 + n]:
         tk.navi.directions(a, dest, priority="TIME", summary=True)
     singles = time.perf_counter() - t
     print(f"sandbox start                 {start * 1000:8.1f} ms")
     print(f"first route (graph load)      {cold * 1000:8.1f} ms")
     print(f"median route, cached graph    {med * 1000:8.1f} ms   cold/cached = {cold / med:5.1f}x")
-    print(f"30 origins, one call          {many * 1000:8.1f} ms")
-    print(f"30 single summary calls       {singles * 1000:8.1f} ms   ratio = {singles / many:5.1f}x")
+    print(f"{n} origins, one call          {many * 1000:8.1f} ms")
+    print(f"{n} single summary calls       {singles * 1000:8.1f} ms   ratio = {singles / many:5.1f}x")
     tk.close()
     server.stop()
 

@@ -1,0 +1,29 @@
+"""All benchmarks in one run, each printing its ratios measured side by side:
+
+    .venv/bin/python tests/bench/run_all.py            # full sizes (a few minutes)
+    .venv/bin/python tests/bench/run_all.py --short    # what CI runs
+
+import time and JSON → frame and sync vs async calls (bench_core), bulk geocoding against a plain loop
+(bench_geocode), routing cold vs cached and many-origin vs single calls (bench_routing).
+"""
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py"]
+
+
+def main(argv: list[str]) -> int:
+    short = ["--short"] if "--short" in argv else []
+    failed = 0
+    for name in BENCHES:
+        print(f"\n=== {name} {' '.join(short)}", flush=True)
+        failed += subprocess.call([sys.executable, str(HERE / name), *short]) != 0
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
