@@ -15,6 +15,11 @@ __version__ = "0.1.0"
 
 __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "__version__"]
 
+# submodules reachable as attributes (``toolkit.events.inbox(tk)``), imported on first use
+_SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
+               "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
+               "utility", "area", "client", "cli")
+
 
 def __getattr__(name: str):
     if name in ("connect", "connect_async", "Client", "AsyncClient"):
@@ -25,7 +30,7 @@ def __getattr__(name: str):
         from .secrets import Secret
 
         return Secret
-    if name in ("errors", "frames", "plots", "maps", "widgets", "config", "http", "sandbox", "secrets"):
+    if name in _SUBMODULES:
         import importlib
 
         return importlib.import_module(f".{name}", __name__)
