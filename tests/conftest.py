@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-import toolkit
-from toolkit.client import AsyncClient, Client, SandboxHandle
+from toolkit.client import Client, SandboxHandle
 from toolkit.config import Config, Credentials, Hosts
 from toolkit.sandbox.server import SandboxServer
 

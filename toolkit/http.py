@@ -27,7 +27,7 @@ import email.utils
 import json
 import logging
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Mapping
 
 import httpx

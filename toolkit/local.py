@@ -1,5 +1,5 @@
-"""Local API (location.md §4.1–4.6) as DataFrames: address search, coordinate to region/address, coordinate
-systems, keyword and category place search, and bulk geocoding of a DataFrame column.
+"""Local API (location.md §4.1–4.7) as DataFrames: address search, coordinate to region/address, coordinate
+systems, keyword and category place search, bulk geocoding of a DataFrame column, and public-transit routes.
 
 >>> tk = toolkit.connect()                                        # doctest: +SKIP
 >>> tk.local.address("전포동 341-17")                             # one row per document, address.* / road_address.*
@@ -11,6 +11,7 @@ systems, keyword and category place search, and bulk geocoding of a DataFrame co
 >>> tk.local.geocode(df, "address", cache="geo.sqlite")           # adds x, y and geocode_* columns
 >>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
 >>> tk.local.regions_of(df, x="x", y="y")                         # adds region_status, b_code, h_code, ...
+>>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))  # one row per leg, summary in attrs
 """
 from __future__ import annotations
 
@@ -139,6 +140,73 @@ def _transcoord_frame(body, response=None):
     from .frames import frame
 
     return frame(body.get("documents", []), columns=["x", "y"], floats=["x", "y"], meta=body.get("meta"))
+
+
+# --------------------------------------------------------------------------- public transit (4.7)
+TRANSIT_MAX_WALK = (100, 5000)
+TRANSIT_COLUMNS = ["route", "leg", "mode", "line", "from.name", "from.x", "from.y", "to.name", "to.x", "to.y",
+                   "distance", "duration", "wait", "stops"]
+
+
+def _transit_point(name: str, value) -> str:
+    label = ""
+    if isinstance(value, str):
+        parts = value.split(",", 2)
+        if len(parts) < 2:
+            raise ParameterError(name, "must be 'x,y' or 'x,y,name=<name>'", value)
+        x, y = parts[0], parts[1]
+        if len(parts) == 3:
+            if not parts[2].startswith("name="):
+                raise ParameterError(name, "must be 'x,y' or 'x,y,name=<name>'", value)
+            label = parts[2][5:]
+    elif isinstance(value, dict):
+        if "x" not in value or "y" not in value:
+            raise ParameterError(name, "needs x and y", value)
+        x, y, label = value["x"], value["y"], value.get("name") or ""
+    elif isinstance(value, (tuple, list)) and len(value) in (2, 3):
+        x, y = value[0], value[1]
+        label = value[2] if len(value) == 3 else ""
+    else:
+        raise ParameterError(name, "must be (x, y), (x, y, name), {x, y, name} or 'x,y[,name=..]'", value)
+    x, y = _float(f"{name} x", x), _float(f"{name} y", y)
+    if not -180 <= x <= 180:
+        raise ParameterError(f"{name} x", "must be from -180 to 180 (WGS84 longitude)", x)
+    if not -90 <= y <= 90:
+        raise ParameterError(f"{name} y", "must be from -90 to 90 (WGS84 latitude)", y)
+    if not isinstance(label, str) or "," in label:
+        raise ParameterError(f"{name} name", "must be a string without commas", label)
+    return f"{x!r},{y!r}" + (f",name={label}" if label else "")
+
+
+def _departure_time(value) -> str:
+    from datetime import datetime, timedelta, timezone
+
+    kst = timezone(timedelta(hours=9))
+    if isinstance(value, datetime):
+        dt = value if value.tzinfo else value.replace(tzinfo=kst)
+        return dt.astimezone(kst).strftime("%Y%m%d%H%M")
+    text = str(value)
+    try:
+        if len(text) != 12 or not text.isdigit():
+            raise ValueError
+        datetime.strptime(text, "%Y%m%d%H%M")
+    except ValueError:
+        raise ParameterError("departure_time", "must be a datetime or 'yyyyMMddHHmm' (Korean time)",
+                             value) from None
+    return text
+
+
+def _transit_frame(body, response=None):
+    from .frames import frame
+
+    rows, meta_routes = [], []
+    for i, route in enumerate(body.get("routes", [])):
+        meta_routes.append({"route": i, **{k: v for k, v in route.items() if k != "legs"}})
+        for j, leg in enumerate(route.get("legs", [])):
+            rows.append({"route": i, "leg": j, **leg})
+    meta = {"trans_id": body.get("trans_id"), "routes": meta_routes}
+    return frame(rows, columns=TRANSIT_COLUMNS, floats=["from.x", "from.y", "to.x", "to.y"],
+                 ints=["route", "leg", "distance", "duration", "wait", "stops"], meta=meta)
 
 
 # --------------------------------------------------------------------------- bulk runs (geocode, regions_of)
@@ -478,6 +546,29 @@ class LocalArea(Area):
         """Every page of a category search."""
         return self._pages(lambda page: self._category_call(category_group_code, x, y, radius, rect, page, size,
                                                             sort), max_pages)
+
+    # ------------------------------------------------------------------ 4.7 public transit
+    @endpoint("GET", "local", "/v2/routing/publictraffic")
+    def public_transit(self, origin, destination, *, departure_time=None, max_walk: int | None = None,
+                       raw: bool = False):
+        """Public-transit itineraries (§4.7; parameters and answer are the sandbox's design, see
+        :mod:`toolkit.sandbox.local.transit`): one row per leg (``route`` = itinerary index, ``leg`` = leg
+        index; ``mode`` WALK/SUBWAY, ``line``, ``from.*``/``to.*``, ``distance`` m, ``duration`` s, ``wait``,
+        ``stops``). ``df.attrs["meta"]``: ``trans_id`` and ``routes`` (``route``, ``result_code``,
+        ``result_msg``, ``summary``); a "no route" answer gives an empty frame and its code in the meta.
+
+        ``origin``/``destination``: ``(x, y)``, ``(x, y, name)``, ``{"x", "y", "name"}`` or ``"x,y[,name=..]"``
+        (WGS84). ``departure_time``: a ``datetime`` (naive = Korean time) or ``"yyyyMMddHHmm"``.
+        ``max_walk``: metres, 100 to 5000 (server default 1000). ``raw=True`` gives the body (dict).
+        """
+        params = {"origin": _transit_point("origin", origin), "destination": _transit_point("destination",
+                                                                                             destination)}
+        if departure_time is not None:
+            params["departure_time"] = _departure_time(departure_time)
+        if max_walk is not None:
+            params["max_walk"] = _int("max_walk", max_walk, TRANSIT_MAX_WALK[0], TRANSIT_MAX_WALK[1])
+        return Call("GET", "local", "/v2/routing/publictraffic", self._client.rest_auth(), params=params,
+                    parse=None if raw else _transit_frame, name="local.public_transit")
 
     # ------------------------------------------------------------------ bulk geocoding
     def _bulk(self, job: _Bulk, finish):

@@ -177,7 +177,7 @@ class SystemArea(Area):
         def parse(body, response):
             if raw:
                 return body
-            from .frames import frame, to_utc
+            from .frames import frame
 
             rows = []
             for kind in ("inbound", "outbound"):

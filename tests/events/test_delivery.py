@@ -6,7 +6,6 @@ import time
 
 import pytest
 
-from toolkit.events import verify_set
 
 from .conftest import USER, Receiver, deliveries, settle
 

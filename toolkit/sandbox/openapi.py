@@ -30,9 +30,7 @@ __all__ = ["build_document", "OPERATIONS", "NOT_YET_DOCUMENTED", "HOST_PREFIX", 
 HOST_PREFIX = {h: f"/{h}" for h in ("auth", "api", "local", "navi", "status")}
 
 # (method, host, spec path) of spec endpoints not documented yet because the sandbox has no handler yet.
-NOT_YET_DOCUMENTED: set[tuple[str, str, str]] = {
-    ("GET", "local", "/v2/routing/publictraffic"),
-}
+NOT_YET_DOCUMENTED: set[tuple[str, str, str]] = set()
 
 # ---------------------------------------------------------------------------------------------- schema helpers
 S = {"type": "string"}
@@ -488,6 +486,21 @@ OPERATIONS: list[dict[str, Any]] = [
          security=REST, params=[p("category_group_code", enum(*CATEGORY_GROUPS), True, example="CE7"), *PLACE_PARAMS],
          ok=obj({"meta": ref("PlaceMeta"), "documents": arr(ref("Place"))}, ("meta", "documents")),
          errors={400: "ApiError", 401: "ApiError", 404: "ApiError"}),
+    dict(method="GET", host="local", path="/v2/routing/publictraffic", source="location.md §4.7 (sandbox design)",
+         security=REST,
+         params=[p("origin", S, True, example="129.034619,35.097884"),
+                 p("destination", S, True, example="129.058468,35.157675"),
+                 p("departure_time", {"type": "string", "pattern": "^[0-9]{12}$"}, description="yyyyMMddHHmm, KST"),
+                 p("max_walk", {"type": "integer", "minimum": 100, "maximum": 5000, "default": 1000})],
+         ok=obj({"trans_id": S, "routes": arr(obj({
+             "result_code": I, "result_msg": S,
+             "summary": obj({"origin": NAMED_POINT, "destination": NAMED_POINT, "departure_time": S,
+                             "arrival_time": S, "distance": I, "duration": I, "transfers": I,
+                             "fare": obj({"transit": I}, ("transit",))}),
+             "legs": arr(obj({"mode": enum("WALK", "SUBWAY"), "line": nullable(S), "from": NAMED_POINT,
+                              "to": NAMED_POINT, "distance": I, "duration": I, "wait": I, "stops": I}))},
+             ("result_code", "result_msg")))}, ("trans_id", "routes")),
+         errors={400: "ApiError", 401: "ApiError"}),
     dict(method="GET", host="navi", path="/v1/directions", source="location.md §4.8", security=REST,
          params=DIRECTIONS_QUERY, ok=ref("Directions")),
     dict(method="POST", host="navi", path="/v1/waypoints/directions", source="location.md §4.9", security=REST,

@@ -13,7 +13,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 __all__ = [
-    "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "Params", "sandbox_of",
+    "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "read_json", "Params",
+    "sandbox_of",
 ]
 
 JSON_TYPE = "application/json;charset=UTF-8"
@@ -51,6 +52,17 @@ def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | 
 
 def sandbox_of(request: Request):
     return request.app.state.sandbox
+
+
+async def read_json(request: Request) -> dict:
+    """A JSON object body (an empty body counts as ``{}``); HTTP 400 ``{code: -2}`` otherwise."""
+    try:
+        body = json.loads(await request.body() or b"{}")
+    except ValueError:
+        body = None
+    if not isinstance(body, dict):
+        raise api_error(400, -2, "the body must be a JSON object (Content-Type: application/json)")
+    return body
 
 
 async def read_fields(request: Request) -> dict[str, str]:

@@ -14,7 +14,6 @@ or as the platform.
 """
 from __future__ import annotations
 
-import json
 
 from html import escape
 
@@ -22,17 +21,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse
 from starlette.routing import Route
 
-from ..web import api_error, json_response, sandbox_of
-
-
-async def _json_body(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise api_error(400, -2, "control API bodies are JSON objects") from None
-    if not isinstance(body, dict):
-        raise api_error(400, -2, "control API bodies are JSON objects")
-    return body
+from ..web import api_error, json_response, read_json, sandbox_of
 
 
 async def config(request: Request):
@@ -47,7 +36,7 @@ async def clock(request: Request):
     sb = sandbox_of(request)
     if request.method == "GET":
         return json_response(sb.clock.describe())
-    body = await _json_body(request)
+    body = await read_json(request)
     try:
         if "set" in body:
             sb.clock.set(body["set"])
@@ -62,7 +51,7 @@ async def clock(request: Request):
 
 async def quotas(request: Request):
     sb = sandbox_of(request)
-    body = await _json_body(request)
+    body = await read_json(request)
     api, limit = body.get("api"), body.get("limit")
     if not isinstance(api, str) or not api:
         raise api_error(400, -2, "api (an API id) is required")
@@ -74,7 +63,7 @@ async def quotas(request: Request):
 
 async def webhooks(request: Request):
     sb = sandbox_of(request)
-    body = await _json_body(request)
+    body = await read_json(request)
     app_id = body.pop("app_id", sb.apps.app()["app_id"])
     return json_response(sb.apps.set_webhooks(app_id, **body))
 

@@ -29,24 +29,13 @@ The platform (each answers ``{"deliveries": [ids]}`` of the webhook deliveries i
 """
 from __future__ import annotations
 
-import json
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ..web import Params, api_error, json_response, sandbox_of
+from ..web import Params, api_error, json_response, read_json, sandbox_of
 from .models import AAL_LEVELS, CHANNEL_EVENTS, KINDS, UNLINK_REFERRERS
-
-
-async def _body(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise api_error(400, -2, "control API bodies are JSON objects") from None
-    if not isinstance(body, dict):
-        raise api_error(400, -2, "control API bodies are JSON objects")
-    return body
 
 
 def _model(request: Request):
@@ -101,7 +90,7 @@ async def settings(request: Request):
     model = _model(request)
     if request.method == "GET":
         return json_response(model.settings(_app_id(sb, dict(request.query_params))))
-    body = await _body(request)
+    body = await read_json(request)
     app_id = _app_id(sb, body)
     body.pop("app_id", None)
     return json_response(model.update_settings(app_id, **body))
@@ -114,7 +103,7 @@ async def health(request: Request):
 
 async def reactivate(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     kind = _check(body.get("kind"), KINDS, "kind")
     return json_response({"webhooks": _model(request).reactivate(_app_id(sb, body), kind)})
 
@@ -122,7 +111,7 @@ async def reactivate(request: Request):
 # ---------------------------------------------------------------------- the platform
 async def platform_unlink(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     referrer = _check(body.get("referrer_type", "UNLINK_FROM_APPS"), UNLINK_REFERRERS, "referrer_type")
     identity = sb.model("identity")
@@ -146,7 +135,7 @@ def _set_disabled(sb, user_id: int, disabled: bool) -> None:
 
 async def platform_account_disabled(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     _set_disabled(sb, user["id"], True)
     model = _model(request)
@@ -156,7 +145,7 @@ async def platform_account_disabled(request: Request):
 
 async def platform_account_enabled(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     _set_disabled(sb, user["id"], False)
     model = _model(request)
@@ -165,7 +154,7 @@ async def platform_account_enabled(request: Request):
 
 async def platform_identifier_recycled(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     kind = _check(body.get("subject_type", "email"), ("email", "phone"), "subject_type")
     if kind == "email":
@@ -179,7 +168,7 @@ async def platform_identifier_recycled(request: Request):
 
 async def platform_profile_changed(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     profile = body.get("profile", "nickname profile_image")
     if isinstance(profile, list):
@@ -190,7 +179,7 @@ async def platform_profile_changed(request: Request):
 
 async def platform_assurance_level(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     current = _check(body.get("current_level", "nist-aal2"), AAL_LEVELS, "current_level")
     previous = _check(body.get("previous_level", "nist-aal1"), AAL_LEVELS, "previous_level")
@@ -204,7 +193,7 @@ async def platform_assurance_level(request: Request):
 
 async def platform_account_status(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     members = body.get("members") or {}
     if not isinstance(members, dict):
@@ -219,7 +208,7 @@ async def platform_account_status(request: Request):
 
 async def platform_channel(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     event = _check(body.get("event"), CHANNEL_EVENTS, "event")
     public_id = body.get("channel_public_id")
@@ -231,7 +220,7 @@ async def platform_channel(request: Request):
 
 async def platform_share(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id, user = _app_id(sb, body), _user(sb, body)
     args = body.get("args") or {}
     if not isinstance(args, dict):

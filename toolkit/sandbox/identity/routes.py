@@ -60,7 +60,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from .. import pages
-from ..web import Params, api_error, json_response, oauth_error, read_fields, sandbox_of
+from ..web import Params, api_error, json_response, oauth_error, read_fields, read_json, sandbox_of
 from .models import FIRST_LOGIN_SCOPES, SCOPES, SESSION_SECONDS, SESSION_STAY_SECONDS, s256
 
 COOKIE = "sbx_account"
@@ -638,16 +638,6 @@ async def user_ids(request: Request):
 
 
 # ====================================================================== control API
-async def _body(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise api_error(400, -2, "body must be JSON") from None
-    if not isinstance(body, dict):
-        raise api_error(400, -2, "body must be a JSON object")
-    return body
-
-
 def _user_from(sb, body) -> dict:
     user = None
     if "user_id" in body:
@@ -662,7 +652,7 @@ def _user_from(sb, body) -> dict:
 
 async def control_login(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id = body.get("app_id", sb.apps.app()["app_id"])
     user = _user_from(sb, body)
     scopes = body.get("scopes") or []
@@ -681,7 +671,7 @@ async def control_login(request: Request):
 
 async def control_settings(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id = body.pop("app_id", sb.apps.app()["app_id"])
     allowed = {"token_rate_limit", "token_rate_window", "client_secret_required", "auto_link"}
     bad = set(body) - allowed
@@ -696,7 +686,7 @@ async def control_rotate(request: Request):
 
 async def control_unlink(request: Request):
     sb = sandbox_of(request)
-    body = await _body(request)
+    body = await read_json(request)
     app_id = body.get("app_id", sb.apps.app()["app_id"])
     user = _user_from(sb, body)
     sb.model("identity").unlink(app_id, user["id"], reason=body.get("reason", "UNLINK_FROM_APPS"))

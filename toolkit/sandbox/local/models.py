@@ -346,7 +346,6 @@ class Model:
         words = query.split()
         # "산123" / "123-4" glued to a dong name are split off
         codes, level, rest = self._parse_regions(words)
-        docs: list[dict] = []
         in_codes = (lambda c: codes is None or level == "sido" or any(
             c.startswith(k[:{"sigungu": 5, "emd": 8, "ri": 10}[level]]) for k in codes))
         # ---------------------------------------------------------------- road addresses

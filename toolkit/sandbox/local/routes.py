@@ -19,6 +19,7 @@ from starlette.routing import Route
 from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
 from .coords import GEO_SYSTEMS, SYSTEMS, transform
 from .models import CATEGORY_GROUPS
+from .transit import public_transit
 
 XML_TYPE = "text/xml;charset=UTF-8"
 ADDRESS_MAX_PAGE, ADDRESS_MAX_SIZE = 45, 30
@@ -210,4 +211,5 @@ def routes(sandbox):
         Route("/v2/local/geo/transcoord.{format}", transcoord),
         Route("/v2/local/search/keyword.{format}", search_keyword),
         Route("/v2/local/search/category.{format}", search_category),
+        Route("/v2/routing/publictraffic", public_transit),  # §4.7, see transit.py
     ]}

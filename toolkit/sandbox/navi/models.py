@@ -49,6 +49,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:                     # numpy, networkx and the graph load lazily (sandbox start-up stays small)
+    import numpy as np
+
     from .graph import RoadGraph
 
 SCHEMA = ""
@@ -131,7 +133,6 @@ class Model:
 
     # ------------------------------------------------------------------ weights
     def _weights(self, g: RoadGraph, opts: Options, traffic) -> np.ndarray:
-        import networkx as nx
         import numpy as np
 
         if opts.priority == "DISTANCE":
@@ -143,7 +144,6 @@ class Model:
         return w
 
     def _blocked(self, g: RoadGraph, opts: Options) -> np.ndarray:
-        import networkx as nx
         import numpy as np
 
         mask = np.zeros(len(g.elen), dtype=bool)
@@ -157,7 +157,6 @@ class Model:
 
     @staticmethod
     def _weight_fn(w: list, blocked: np.ndarray):
-        import networkx as nx
         import numpy as np
 
         blocked_ids = set(np.flatnonzero(blocked).tolist())
@@ -217,7 +216,6 @@ class Model:
     @staticmethod
     def _leg(g: RoadGraph, a: int, b: int, fn) -> Leg:
         import networkx as nx
-        import numpy as np
 
         nodes = nx.dijkstra_path(g.g, a, b, weight=fn) if a != b else [a]
         return Leg(nodes, [g.g[u][v]["i"] for u, v in zip(nodes, nodes[1:])])
@@ -324,7 +322,6 @@ class Model:
         One Dijkstra from the target over the reversed graph (or from the origin) answers every point.
         """
         import networkx as nx
-        import numpy as np
 
         g = self.graph
         traffic = g.traffic(opts.when if opts.when is not None else self.sandbox.clock.timestamp())

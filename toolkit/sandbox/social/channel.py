@@ -32,8 +32,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, require_app_key,
-                   sandbox_of)
+from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, read_json,
+                   require_app_key, sandbox_of)
 from .common import kst_text, need_scope, parse_rfc3339, rfc3339
 
 SCHEMA = """
@@ -192,16 +192,6 @@ async def channels_multi(request: Request):
     return json_response(out)
 
 
-async def _json_body(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"{}")
-    except ValueError:
-        raise api_error(400, -2, "the body must be JSON (Content-Type: application/json)") from None
-    if not isinstance(body, dict):
-        raise api_error(400, -2, "the body must be a JSON object")
-    return body
-
-
 def _required(body: dict, name: str, kind):
     value = body.get(name)
     if value is None or value == "":
@@ -233,7 +223,7 @@ def check_schema(schema) -> dict:
 
 async def create_file(request: Request):
     app, _ = require_app_key(request, kinds=("rest_api", "admin"))
-    body = await _json_body(request)
+    body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
     model.channel(public_id)
@@ -271,7 +261,7 @@ def _digits(text: str) -> str:
 async def add_users(request: Request):
     app, _ = require_app_key(request, kinds=("rest_api", "admin"))
     sb = sandbox_of(request)
-    body = await _json_body(request)
+    body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
     f = model.file(public_id, _required(body, "file_id", int))
@@ -318,7 +308,7 @@ async def add_users(request: Request):
 async def delete_users(request: Request):
     app, _ = require_app_key(request, kinds=("rest_api", "admin"))
     sb = sandbox_of(request)
-    body = await _json_body(request)
+    body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
     f = model.file(public_id, _required(body, "file_id", int))
@@ -338,7 +328,7 @@ async def delete_users(request: Request):
 
 
 async def control_relation(request: Request):
-    body = await _json_body(request)
+    body = await read_json(request)
     try:
         user_id = int(body["user_id"])
     except (KeyError, TypeError, ValueError):
