@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import httpx
 import pandas as pd
@@ -28,9 +29,12 @@ def pt(p):
     return f"{p[0]},{p[1]}"
 
 
+ADDRESSES = pd.read_csv(Path(__file__).resolve().parents[2] / "datasets/local/addresses.csv.gz", usecols=["x", "y"])
+
+
 def city_points(seed: int, n: int):
     """Random points of real addresses of the sandbox city (so they are on land, near roads)."""
-    df = pd.read_csv("datasets/local/addresses.csv.gz", usecols=["x", "y"])
+    df = ADDRESSES
     rng = random.Random(seed)
     idx = rng.sample(range(len(df)), n)
     return [(float(df.x[i]), float(df.y[i])) for i in idx]
@@ -268,3 +272,32 @@ def test_taxi_fare_has_the_busan_night_surcharge():
     assert night_surcharge(at(12)) == 1.0 and night_surcharge(at(22, 59)) == 1.0
     assert night_surcharge(at(23)) == 1.2 and night_surcharge(at(0, 30)) == 1.3 and night_surcharge(at(1, 59)) == 1.3
     assert night_surcharge(at(2)) == 1.2 and night_surcharge(at(3, 59)) == 1.2 and night_surcharge(at(4)) == 1.0
+
+
+# ------------------------------------------------------------------------------------------------ properties
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+TOLL_ROADS = {"수정산터널(가상)"}
+MOTORWAYS = {"수정산터널(가상)", "동서고가로(가상)"}
+
+
+@settings(max_examples=25, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(idx=st.lists(st.integers(0, len(ADDRESSES) - 1), min_size=2, max_size=5, unique=True),
+       priority=st.sampled_from(["RECOMMEND", "TIME", "DISTANCE"]),
+       avoid=st.sets(st.sampled_from(["toll", "motorway", "schoolzone", "roadevent", "ferries"])),
+       alternatives=st.booleans())
+def test_invariants_hold_for_any_city_points(tk, idx, priority, avoid, alternatives):
+    pts = [(float(ADDRESSES.x[i]), float(ADDRESSES.y[i])) for i in idx]
+    r = tk.navi.directions(pts[0], pts[1], waypoints=pts[2:], priority=priority, avoid=sorted(avoid),
+                           alternatives=alternatives, raw=True)
+    assert r["routes"] and (alternatives or len(r["routes"]) == 1)
+    for route in r["routes"]:
+        if route["result_code"] == 104:      # two address points within 5 m: no route by design
+            continue
+        check_route(route, len(pts) - 2)
+        names = {road["name"] for sec in route["sections"] for road in sec["roads"]}
+        if "toll" in avoid:
+            assert route["summary"]["fare"]["toll"] == 0 and not names & TOLL_ROADS
+        if "motorway" in avoid:
+            assert not names & MOTORWAYS

@@ -63,6 +63,14 @@ class Sandbox:
     def model(self, area: str):
         return self.models[area]
 
+    def clock_changed(self) -> None:
+        """Run the time-driven rules of every area after the clock was advanced or set (e.g. pending links
+        older than 24 hours become unlinked at once, so their webhooks go out without waiting for a request)."""
+        for model in self.models.values():
+            hook = getattr(model, "on_clock", None)
+            if hook is not None:
+                hook()
+
     def hosts(self) -> dict[str, str]:
         base = (self.base_url or "").rstrip("/")
         return {host: f"{base}/{host}" for host in HOSTS}

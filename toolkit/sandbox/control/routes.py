@@ -46,6 +46,7 @@ async def clock(request: Request):
             sb.clock.freeze(bool(body["freeze"]))
     except (TypeError, ValueError) as exc:
         raise api_error(400, -2, f"bad clock change: {exc}") from None
+    sb.clock_changed()
     return json_response(sb.clock.describe())
 
 

@@ -204,6 +204,10 @@ class Model:
             return "unlinked"
         return row["state"]
 
+    def on_clock(self) -> None:
+        """Called by the sandbox after the clock moved: apply the 24-hour pending-link rule now."""
+        self.sweep_pending()
+
     def sweep_pending(self) -> None:
         """Unlink every pending link older than 24 hours (run lazily on each authenticated request)."""
         rows = self.store.all("SELECT app_id, user_id FROM links WHERE state = 'pending' AND linked_at <= ?",

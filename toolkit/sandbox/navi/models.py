@@ -18,8 +18,10 @@ Routes are shortest paths (networkx Dijkstra) on the road graph derived from the
   0 and 104 are the real platform's codes; 1 and 101–103 are the sandbox's choice of its 1xx "no route" codes.
 * **priority:** ``TIME`` minimises travel time with current traffic; ``DISTANCE`` minimises metres;
   ``RECOMMEND`` minimises time with local streets (``…길``) weighted ×1.3 (prefers bigger roads).
-* **avoid:** ``toll``, ``motorway``, ``schoolzone``, ``roadevent``, ``ferries`` remove edges with that flag
-  (no ferry exists in the city, so ``ferries`` never changes a route). ``car_type`` 7 (motorcycle) may not use
+* **avoid:** ``toll``, ``motorway`` and ``ferries`` remove edges with that flag (an avoided toll road or
+  motorway never appears; no ferry exists in the city, so ``ferries`` never changes a route); ``schoolzone`` and
+  ``roadevent`` make those edges 50 times as costly, so they are driven only where no other way exists (a point
+  inside a school zone stays reachable, as with the real platform, which routes around them where it can). ``car_type`` 7 (motorcycle) may not use
   motorways, as on real 자동차전용도로.
 * **alternatives:** up to 2 more routes by penalised re-search (edges of earlier routes ×1.6 per use); a
   candidate is kept only if fewer than 80 % of its edges are shared with each earlier route.
@@ -65,6 +67,7 @@ MAX_ALTERNATIVES = 2
 ALT_PENALTY = 1.6
 ALT_MAX_SHARED = 0.8
 TOLL_FACTOR = {1: 1.0, 2: 1.0, 3: 1.5, 4: 1.5, 5: 1.5, 6: 0.5, 7: 1.0}
+SOFT_AVOID_FACTOR = 50.0   # avoid=schoolzone/roadevent: cost multiplier instead of removal
 TAXI = {"base": 4800, "base_m": 2000, "unit": 100, "unit_m": 132, "unit_s": 33, "slow_kmh": 15}
 
 
@@ -141,16 +144,20 @@ class Model:
             w = traffic.seconds.copy()
         else:
             w = traffic.seconds * np.where(g.local, 1.3, 1.0)
+        soft = {"schoolzone": g.school, "roadevent": g.event}
+        for a in opts.avoid:
+            if a in soft:
+                w = w * np.where(soft[a], SOFT_AVOID_FACTOR, 1.0)
         return w
 
     def _blocked(self, g: RoadGraph, opts: Options) -> np.ndarray:
         import numpy as np
 
         mask = np.zeros(len(g.elen), dtype=bool)
-        flags = {"toll": g.toll > 0, "motorway": g.motorway, "schoolzone": g.school, "roadevent": g.event,
-                 "ferries": g.ferry}
+        flags = {"toll": g.toll > 0, "motorway": g.motorway, "ferries": g.ferry}
         for a in opts.avoid:
-            mask |= flags[a]
+            if a in flags:
+                mask |= flags[a]
         if opts.car_type == 7:
             mask |= g.motorway
         return mask
