@@ -128,3 +128,23 @@ def test_concurrent_writers_on_one_file_do_not_corrupt_it(tmp_path):
     sb = Sandbox(db)
     assert sum(1 for i in sb.model("utility").incidents() if i["start"] >= 10**9 and i["start"] < 10**9 + 40) == 120
     assert sb.store.one("PRAGMA integrity_check")[0] == "ok"
+
+
+def test_db_file_keeps_consents_stories_messages_and_files(tmp_path):
+    from tests.conftest import client_for
+    from toolkit import templates as T
+
+    db = str(tmp_path / "sandbox.sqlite")
+    with SandboxServer(db=db, frozen=True) as first:
+        tk = client_for(first).login_as(4100000001, scopes=["profile", "friends", "talk_message"])
+        story_id = tk.story.post_note("persisted story")
+        tk.talk.send_memo(T.text("persisted memo", link=T.link(web_url="https://example.test")))
+        file_id = tk.channel.create_file("_xcLqmC", "persisted file", {"visits": "number"})
+        token = tk.access_token.reveal()
+    with SandboxServer(db=db) as second:
+        tk = client_for(second).use_token(token)                 # the token itself survived
+        assert story_id in set(tk.story.mystories()["id"])
+        agreed = tk.user.scopes()
+        assert set(agreed[agreed["agreed"]]["id"]) >= {"profile", "friends", "talk_message"}
+        assert "persisted memo" in set(tk.talk.received(4100000001)["title"])
+        assert file_id in set(tk.channel.files("_xcLqmC")["file_id"])

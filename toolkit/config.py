@@ -75,13 +75,17 @@ class Credentials:
     client_secret: Secret | None = None
     app_id: str | None = None
     redirect_uri: str | None = None
-    extra: Mapping[str, object] = field(default_factory=dict)
+    extra: Mapping[str, object] = field(default_factory=dict, repr=False)
+    """Other settings of the app (e.g. the sandbox demo app's); values of keys and secrets are wrapped."""
 
     def __post_init__(self):
         for name in ("rest_api_key", "admin_key", "client_secret"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Secret):
                 object.__setattr__(self, name, Secret(value))
+        wrapped = {k: Secret(v) if isinstance(v, str) and ("key" in k or "secret" in k) else v
+                   for k, v in dict(self.extra).items()}
+        object.__setattr__(self, "extra", wrapped)
 
 
 @dataclass(frozen=True)

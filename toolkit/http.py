@@ -46,6 +46,35 @@ __all__ = [
 
 log = logging.getLogger("toolkit.http")
 
+SENSITIVE_QUERY = frozenset({"client_id", "client_secret", "code", "code_verifier", "access_token", "refresh_token",
+                             "id_token", "token", "key", "app_key"})
+
+
+def redact_url(url: "httpx.URL | str") -> str:
+    """The URL with the values of credential-bearing query fields masked (for log lines).
+
+    >>> redact_url("http://h/oauth/authorize?client_id=abc123&scope=profile&code=xyz")
+    'http://h/oauth/authorize?client_id=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2&scope=profile&code=%E2%80%A2%E2%80%A2%E2%80%A2%E2%80%A2'
+    """
+    url = httpx.URL(str(url))
+    params = [(k, "••••" if k in SENSITIVE_QUERY else v) for k, v in url.params.multi_items()]
+    return str(url.copy_with(params=params)) if params else str(url)
+
+
+class _RedactHttpxUrls(logging.Filter):
+    """httpx logs every request's full URL at INFO; an authorize URL carries the REST API key as client_id."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if isinstance(record.args, tuple) and any(isinstance(a, httpx.URL) for a in record.args):
+            record.args = tuple(redact_url(a) if isinstance(a, httpx.URL) else a for a in record.args)
+        return True
+
+
+def _install_log_redaction() -> None:
+    logger = logging.getLogger("httpx")
+    if not any(isinstance(f, _RedactHttpxUrls) for f in logger.filters):
+        logger.addFilter(_RedactHttpxUrls())
+
 IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 
 
@@ -247,6 +276,7 @@ class RequestCore:
         self._async: httpx.AsyncClient | None = None
         self.last_response: httpx.Response | None = None
         self.attempts_log: list[tuple[str, int | str]] = []
+        _install_log_redaction()
 
     # ---------------------------------------------------------------- building
     def _timeout(self) -> httpx.Timeout:
