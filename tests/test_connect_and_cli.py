@@ -148,3 +148,16 @@ def test_db_file_keeps_consents_stories_messages_and_files(tmp_path):
         assert set(agreed[agreed["agreed"]]["id"]) >= {"profile", "friends", "talk_message"}
         assert "persisted memo" in set(tk.talk.received(4100000001)["title"])
         assert file_id in set(tk.channel.files("_xcLqmC")["file_id"])
+
+
+def test_a_store_made_before_an_area_existed_gets_that_area_seeded(tmp_path, monkeypatch):
+    import toolkit.sandbox.app as app_module
+    from toolkit.sandbox.app import Sandbox
+
+    db = str(tmp_path / "old.sqlite")
+    monkeypatch.setattr(app_module, "AREAS", tuple(a for a in app_module.AREAS if a != "business"))
+    Sandbox(db).store.close()                       # an older sandbox without the business area
+    monkeypatch.undo()
+    sb = Sandbox(db)
+    assert sb.store.one("SELECT COUNT(*) AS n FROM users")["n"] == 12             # not seeded twice
+    assert sb.model("business").assets(4100000001)                                 # seeded now

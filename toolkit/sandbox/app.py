@@ -21,11 +21,10 @@ from .clock import DEFAULT_START, Clock
 from .store import Store
 from .web import SpecError, api_error, json_response
 
-__all__ = ["Sandbox", "create_app", "AREAS", "HOSTS", "SEED_VERSION"]
+__all__ = ["Sandbox", "create_app", "AREAS", "HOSTS"]
 
 AREAS = ("apps", "control", "utility", "identity", "business", "social", "local", "navi", "events")
 HOSTS = ("auth", "api", "local", "navi", "status")
-SEED_VERSION = 1
 
 
 def datasets_dir() -> Path:
@@ -49,12 +48,15 @@ class Sandbox:
             if getattr(module, "SCHEMA", None):
                 self.store.script(module.SCHEMA)
             self.models[area] = module.Model(self)
-        if self.store.get_meta("seeded") is None:
-            for area, model in self.models.items():
-                if hasattr(model, "seed"):
-                    model.seed(random.Random(f"{self.seed}:{area}"))
+        # Each area is seeded once per store; a persisted store made before an area existed gets that area's
+        # seed data on its next start (areas seed with their own random stream, so the others are unaffected).
+        seeded = self.store.get_meta("seeded_areas", [])
+        for area, model in self.models.items():
+            if area not in seeded and hasattr(model, "seed"):
+                model.seed(random.Random(f"{self.seed}:{area}"))
+        if set(self.models) - set(seeded):
             self.store.set_meta("seed", self.seed)
-            self.store.set_meta("seeded", SEED_VERSION)
+            self.store.set_meta("seeded_areas", sorted(set(seeded) | set(self.models)))
 
     @property
     def apps(self):
