@@ -101,7 +101,7 @@ def test_unknown_paths_and_methods_answer_in_the_spec_shape(sandbox_server):
 
 @pytest.mark.parametrize("module", ["toolkit.area", "toolkit.secrets", "toolkit.errors", "toolkit.frames",
                                     "toolkit.http", "toolkit.sandbox.store", "toolkit.sandbox.clock",
-                                    "toolkit.sandbox.web", "toolkit.config"])
+                                    "toolkit.sandbox.web", "toolkit.config", "toolkit.loopback"])
 def test_docstring_examples_of_the_core_run(module):
     import doctest
     import importlib

@@ -51,7 +51,7 @@ def cmd_sandbox(args) -> int:
         print(f"  {name:<7}{url}", flush=True)
     print("  control  " + server.base_url + "/sandbox/config   (Ctrl-C to stop)", flush=True)
     try:
-        server._thread.join()
+        server.join()
     except KeyboardInterrupt:
         pass
     finally:

@@ -21,7 +21,6 @@ import base64
 import binascii
 import hmac
 import json
-import socket
 import threading
 import time
 from dataclasses import dataclass, field
@@ -288,49 +287,30 @@ class Inbox:
         self._client = client
         self._records: list[dict] = []
         self._cond = threading.Condition()
-        self._server = None
-        self._thread: threading.Thread | None = None
-        self._socket: socket.socket | None = None
-        self.port: int | None = None
+        self._loop_server = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self, timeout: float = 10.0) -> "Inbox":
-        import uvicorn
+        from .loopback import LoopbackServer
 
         if self.running:
             return self
-        sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        sock.bind(("127.0.0.1", self.requested_port))
-        self._socket, self.port = sock, sock.getsockname()[1]
-        config = uvicorn.Config(self._app(), log_level="warning", lifespan="off", access_log=False)
-        self._server = uvicorn.Server(config)
-        self._thread = threading.Thread(target=self._server.run, kwargs={"sockets": [sock]},
-                                        name="toolkit-inbox", daemon=True)
-        self._thread.start()
-        deadline = time.monotonic() + timeout
-        while not self._server.started:
-            if not self._thread.is_alive() or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError("the webhook inbox did not start")
-            time.sleep(0.01)
+        self._loop_server = LoopbackServer(self._app(), self.requested_port, name="toolkit-inbox").start(timeout)
         if self._jwks is not None:      # warm the key cache so the first SET answers fast
             self._jwks.get("")
         return self
 
     def stop(self) -> None:
-        if self._server is not None:
-            self._server.should_exit = True
-        if self._thread is not None:
-            self._thread.join(timeout=10)
-            self._thread = None
-        if self._socket is not None:
-            self._socket.close()
-            self._socket = None
+        if self._loop_server is not None:
+            self._loop_server.stop()
+
+    @property
+    def port(self) -> int | None:
+        return self._loop_server.port if self._loop_server is not None else None
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        return self._loop_server is not None and self._loop_server.running
 
     def __enter__(self):
         return self.start()
