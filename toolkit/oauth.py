@@ -3,7 +3,8 @@
 >>> tk = toolkit.connect()                                               # doctest: +SKIP
 >>> token = tk.login("minji@sandbox.test", scopes=["profile", "account_email", "openid"])   # sandbox: headless
 >>> token.claims["nickname"]                                             # verified ID token claims
->>> req = tk.oauth.authorize_url(scope=["profile"])   # real service: open req.url, then
+>>> token = tk.login(scopes=["profile", "openid"])   # real service (or sandbox): browser + loopback callback server
+>>> req = tk.oauth.authorize_url(scope=["profile"])   # hosted notebook: open req.url, then paste the redirect URL
 >>> tk.oauth.complete(req, "http://localhost:8765/callback?code=...&state=...")
 
 Every login uses ``state`` (checked on return), ``nonce`` (checked in the ID token) and PKCE S256. Tokens are
@@ -11,15 +12,27 @@ kept in a :class:`Token` whose values are :class:`~toolkit.secrets.Secret`. ID t
 against the JWKS of the authorization host, cached for an hour and re-fetched once when a ``kid`` is unknown
 (key rotation): signature (RS256 only), ``kid``, ``iss``, ``aud``, ``exp``, ``iat`` and ``nonce``. Expiry is
 judged by the service's clock (in the sandbox, the sandbox clock, which can be advanced).
+
+:meth:`OAuthArea.login_in_browser` opens the authorize URL in the user's browser (or prints it) and catches the
+redirect on a one-shot HTTP server bound to 127.0.0.1 at the port of the registered loopback redirect URI
+(``http://localhost:8765/callback`` for the demo app), with a timeout; the server is stopped afterwards.
+
+Calls made with the login token refresh it first when less than :data:`REFRESH_MARGIN` seconds of the access
+token remain (by the service's clock), and once more on a -401 answer.
 """
 from __future__ import annotations
 
 import base64
 import hashlib
 import html
+import http.server
+import os
 import re
 import secrets
+import socket
+import sys
 import time
+import webbrowser
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Iterable
@@ -32,11 +45,15 @@ from .errors import ParameterError, RedirectError, ToolkitError, redirect_error
 from .http import NO_AUTH
 from .secrets import Secret, reveal
 
-__all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "pkce_pair", "PROMPTS"]
+__all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "LoopbackServer", "pkce_pair", "PROMPTS",
+           "REFRESH_MARGIN"]
 
 PROMPTS = ("login", "none", "create", "select_account")
 JWKS_TTL = 3600
 LEEWAY = 30
+REFRESH_MARGIN = 60
+"""Refresh the login token before a call when fewer seconds than this remain of the access token."""
+LOOPBACK_NAMES = ("localhost", "127.0.0.1")
 
 
 class IdTokenError(ToolkitError):
@@ -111,6 +128,111 @@ class Token:
         return (f"Token(access_token={self.access_token!r}, refresh_token={self.refresh_token!r}, "
                 f"id_token={'Secret(…)' if self.id_token else None}, scopes={self.scopes!r}, "
                 f"expires_at={self.expires_at.isoformat()})")
+
+
+def _is_loopback(uri: str) -> bool:
+    parts = urlsplit(uri)
+    return parts.scheme == "http" and parts.hostname in LOOPBACK_NAMES and parts.port is not None
+
+
+_DONE_PAGE = ("<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{title}</title></head>"
+              "<body style='font-family:sans-serif;max-width:40em;margin:3em auto'><h1>{title}</h1>"
+              "<p id='{pid}'>{text}</p></body></html>")
+
+
+class LoopbackServer:
+    """A one-shot HTTP server on 127.0.0.1 that catches the browser's redirect to a loopback redirect URI.
+
+    >>> with LoopbackServer("http://localhost:8765/callback", timeout=120) as server:   # doctest: +SKIP
+    ...     webbrowser.open(request.url)
+    ...     redirect_url = server.wait()
+
+    It binds 127.0.0.1 only (never all interfaces), answers the first GET of the redirect path with a short
+    "you can close this tab" page (other paths, e.g. ``/favicon.ico``, get 404 and waiting goes on) and is
+    closed when the ``with`` block ends. :meth:`wait` raises a :class:`~toolkit.errors.ToolkitError` after
+    ``timeout`` seconds.
+    """
+
+    def __init__(self, redirect_uri: str, timeout: float = 300.0):
+        if not _is_loopback(redirect_uri):
+            raise ParameterError("redirect_uri", "a loopback login needs a registered redirect URI of the form "
+                                 "http://localhost:PORT/path (or http://127.0.0.1:PORT/path); for other URIs use "
+                                 "authorize_url() and complete() with the pasted redirect URL", redirect_uri)
+        if not timeout or timeout <= 0:
+            raise ParameterError("timeout", "must be a positive number of seconds", timeout)
+        parts = urlsplit(redirect_uri)
+        self.redirect_uri, self.timeout = redirect_uri, float(timeout)
+        self.port, self.path = parts.port, parts.path or "/"
+        self.origin = f"http://{parts.netloc}"
+        self.result: str | None = None
+        self._httpd: http.server.HTTPServer | None = None
+
+    def _handler(self):
+        outer = self
+
+        class Handler(http.server.BaseHTTPRequestHandler):
+            def do_GET(self):  # noqa: N802
+                parts = urlsplit(self.path)
+                if parts.path != outer.path or outer.result is not None:
+                    self.send_error(404)
+                    return
+                outer.result = outer.origin + self.path
+                query = parse_qs(parts.query)
+                if "error" in query:
+                    title, pid = "Login did not complete", "error"
+                    text = html.escape(f"{query['error'][0]}: {(query.get('error_description') or [''])[0]}")
+                else:
+                    title, pid, text = "Login received", "done", "You can close this tab and return to the notebook."
+                body = _DONE_PAGE.format(title=title, pid=pid, text=text).encode()
+                self.send_response(200)
+                self.send_header("Content-Type", "text/html; charset=utf-8")
+                self.send_header("Content-Length", str(len(body)))
+                self.send_header("Cache-Control", "no-store")
+                self.send_header("Connection", "close")
+                self.end_headers()
+                self.wfile.write(body)
+
+            def log_message(self, *args):  # the request line carries the code: never log it
+                pass
+
+        return Handler
+
+    def __enter__(self) -> "LoopbackServer":
+        try:
+            self._httpd = http.server.HTTPServer(("127.0.0.1", self.port), self._handler())
+        except OSError as exc:
+            raise ToolkitError(f"cannot listen on 127.0.0.1:{self.port} for the login redirect ({exc.strerror}); "
+                               "stop what uses the port, or use authorize_url() and complete()") from None
+        return self
+
+    def wait(self) -> str:
+        """Serve until the redirect arrives; return the full redirect URL (it carries the code: keep private)."""
+        if self._httpd is None:
+            raise ToolkitError("the loopback server is not running (use it in a with block)")
+        deadline = time.monotonic() + self.timeout
+        while self.result is None:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise ToolkitError(f"no login redirect reached {self.redirect_uri} within {self.timeout:g} s; "
+                                   "log in again (or use authorize_url() and complete())")
+            self._httpd.timeout = min(0.5, left)
+            self._httpd.handle_request()
+        return self.result
+
+    def close(self) -> None:
+        if self._httpd is not None:
+            self._httpd.server_close()
+            self._httpd = None
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+def _has_gui_browser() -> bool:
+    """webbrowser.open on a Linux box without a display would start a console browser: do not."""
+    if sys.platform.startswith("linux"):
+        return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY") or os.environ.get("BROWSER"))
+    return True
 
 
 _HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
@@ -226,6 +348,26 @@ class OAuthArea(Area):
         body = yield self._token_call(data, "oauth.refresh")
         return (yield from self._accept(body, None, True, True, previous=tok))
 
+    def fresh_flow(self, margin: float = REFRESH_MARGIN):
+        """A flow run before calls with the login token: when fewer than ``margin`` seconds of the access token
+        remain by the service's clock (the sandbox clock in the sandbox), refresh it first. Does nothing when the
+        client does not use the login token, or the token cannot be refreshed (the call then meets -401)."""
+        tok = self.token
+        if tok is None or tok.refresh_token is None or tok.access_token != self.client.access_token:
+            return tok
+        now = yield from self._now_flow()
+        if tok.expires_at.timestamp() - now >= margin:
+            return tok
+        if tok.refresh_expires_at is not None and tok.refresh_expires_at.timestamp() <= now:
+            return tok
+        return (yield from self.refresh_flow())
+
+    def seconds_left(self) -> float | None:
+        """Seconds until the login's access token expires, by the service's clock (None: not logged in)."""
+        if self.token is None:
+            return None
+        return self.token.expires_at.timestamp() - self._now()
+
     # ------------------------------------------------------------------ discovery, keys, verification
     @endpoint("GET", "auth", "/.well-known/openid-configuration")
     def openid_configuration(self):
@@ -316,18 +458,30 @@ class OAuthArea(Area):
 
     def login(self, email: str | None = None, password: str = "sandbox", *, user_id: int | None = None,
               scopes: Iterable[str] | None = None, prompt=None, service_terms=None, stay_logged_in: bool = False,
-              agree: bool = True, optional: Iterable[str] | None = None, redirect_uri: str | None = None) -> Token:
+              agree: bool = True, optional: Iterable[str] | None = None, redirect_uri: str | None = None,
+              browser: bool | None = None, open_browser: bool = True, timeout: float = 300.0) -> Token:
         """Log a user in with the full authorization-code flow and act as that user from now on.
 
-        In the sandbox the flow runs headless: this method fills the login form (demo users: password
-        ``sandbox``) and the consent form like a browser would (the account-session cookie persists on this
-        client), then exchanges the code. ``agree=False`` presses Cancel (raises ``access_denied``);
-        ``optional`` limits which optional scopes are ticked (default all). Against the real service use
-        :meth:`authorize_url` and :meth:`complete` (or the LoginWidget).
+        * In a browser (``browser=True``; the default against the real service, and in the sandbox when no
+          e-mail/user_id is given): :meth:`login_in_browser` — the browser shows the login page, a loopback
+          server catches the redirect (``open_browser``, ``timeout`` as there; ``email`` becomes ``login_hint``).
+        * Headless (sandbox only, with ``email`` or ``user_id``): this method fills the login form (demo users:
+          password ``sandbox``) and the consent form like a browser would (the account-session cookie persists on
+          this client), then exchanges the code. ``agree=False`` presses Cancel (raises ``access_denied``);
+          ``optional`` limits which optional scopes are ticked (default all).
+
+        Hosted notebooks (no loopback to the browser): :meth:`authorize_url` and :meth:`complete`, or the
+        LoginWidget.
         """
+        if browser is None:
+            browser = self.client.sandbox is None or (email is None and user_id is None)
+        if browser:
+            return self.login_in_browser(scopes, redirect_uri=redirect_uri, prompt=prompt, login_hint=email,
+                                         service_terms=service_terms, open_browser=open_browser, timeout=timeout)
         if self.client.sandbox is None:
-            raise ToolkitError("headless login exists only in the sandbox: open tk.oauth.authorize_url(...).url "
-                               "in a browser and pass the redirect URL to tk.oauth.complete(...)")
+            raise ToolkitError("headless login exists only in the sandbox: use tk.login(scopes=...) (browser and "
+                               "loopback callback), or open tk.oauth.authorize_url(...).url in a browser and pass "
+                               "the redirect URL to tk.oauth.complete(...)")
         if email is None and user_id is None:
             raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
         if email is None:
@@ -340,6 +494,44 @@ class OAuthArea(Area):
                                  redirect_uri=redirect_uri)
         url = self._drive(req, email, password, stay_logged_in, agree, optional)
         return self.complete(req, url)
+
+    def loopback_redirect_uri(self) -> str | None:
+        """The app's registered loopback redirect URI (``http://localhost:PORT/...``), if one is configured."""
+        candidates = [self.client.credentials.redirect_uri, *(self.client.credentials.extra.get("redirect_uris") or [])]
+        return next((u for u in candidates if u and _is_loopback(u)), None)
+
+    def login_in_browser(self, scopes: Iterable[str] | None = None, *, redirect_uri: str | None = None,
+                         prompt=None, login_hint: str | None = None, service_terms=None, open_browser: bool = True,
+                         timeout: float = 300.0, on_request=None) -> Token:
+        """Log in through the user's browser and a one-shot loopback callback server.
+
+        Builds the authorize URL (``state``, ``nonce``, PKCE S256), listens on 127.0.0.1 at the port of the
+        loopback ``redirect_uri`` (default: the app's registered ``http://localhost:8765/callback``), opens the
+        URL with :func:`webbrowser.open` (or prints it when ``open_browser=False`` or no graphical browser is
+        available), waits at most ``timeout`` seconds for the redirect, stops the server, checks ``state``,
+        exchanges the code and verifies the ID token. ``on_request(request)`` is called once the server
+        listens (e.g. to hand the URL to another program). Blocks the calling thread; returns the :class:`Token`.
+        """
+        uri = redirect_uri or self.loopback_redirect_uri()
+        if uri is None:
+            raise ParameterError("redirect_uri", "the app has no loopback redirect URI (http://localhost:PORT/...) "
+                                 "registered; register one, or use authorize_url() and complete()")
+        req = self.authorize_url(scopes, redirect_uri=uri, prompt=prompt, login_hint=login_hint,
+                                 service_terms=service_terms)
+        with LoopbackServer(uri, timeout) as server:
+            if on_request is not None:
+                on_request(req)
+            opened = False
+            if open_browser and _has_gui_browser():
+                try:
+                    opened = webbrowser.open(req.url)
+                except webbrowser.Error:
+                    opened = False
+            if not opened and on_request is None:
+                print(f"Open this address in a browser to log in (waiting up to {timeout:g} s):\n{req.url}",
+                      flush=True)
+            redirect_url = server.wait()
+        return self.complete(req, redirect_url)
 
     def _drive(self, req: AuthRequest, email: str, password: str, stay: bool, agree: bool, optional) -> str:
         import httpx

@@ -4,10 +4,16 @@
 >>> LoginWidget(tk, scopes=["profile", "account_email", "openid"])   # doctest: +SKIP
 >>> ConsentPanel(tk)                                                  # doctest: +SKIP
 
-The login widget never displays a token: it shows the status, the logged-in user's profile (from the verified
-ID token / userinfo) and the consented scopes. In the sandbox it logs in with e-mail and password (the same
-headless flow as ``tk.login``); against the real service it shows a link to the login page and a box to paste
-the URL the browser was redirected to.
+The login widget works the same against the sandbox and the real service: **Start login** builds an
+authorization request (state, nonce, PKCE S256) and shows a link to the login page; after logging in, the
+browser lands on the redirect URI; paste that address into the box and press **Complete login** (the client
+checks ``state``, exchanges the code and verifies the ID token). In the sandbox a second row completes the same
+request headlessly, acting as a demo user (the user list comes from the sandbox control API; the login and
+consent pages are driven like a browser would), so tests and nbval runs need no browser.
+
+The widget never displays a token. The authorize URL (it carries the app's ``client_id``) is shown only after
+**Start login** is pressed and cleared once the login completes, so a notebook that logs in headlessly stores no
+app key in its widget state.
 """
 from __future__ import annotations
 
@@ -22,62 +28,150 @@ def _w():
     return ipywidgets
 
 
-def LoginWidget(tk, scopes=None, *, email: str = "minji@sandbox.test"):
-    """A login box bound to client ``tk``; returns an ``ipywidgets.VBox`` (``.status`` is the status label)."""
+def _sandbox_callback(tk) -> str | None:
+    uris = tk.credentials.extra.get("redirect_uris") or []
+    return next((u for u in uris if u.endswith("/sandbox/callback")), None)
+
+
+def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str | None = None):
+    """A login box bound to client ``tk``; returns an ``ipywidgets.VBox``.
+
+    Parts, for programmatic use: ``.start_button``, ``.link``, ``.redirect`` (paste box), ``.complete_button``,
+    ``.status``, ``.profile``, ``.logout_button``; in the sandbox also ``.demo_user`` (dropdown of demo users'
+    e-mails) and ``.demo_button``. ``.request()`` is the pending :class:`~toolkit.oauth.AuthRequest` (or None).
+
+    ``redirect_uri``: default, in the sandbox its ``/sandbox/callback`` page (shows the address to copy), else
+    the app's configured redirect URI.
+    """
     w = _w()
+    uri = redirect_uri or (_sandbox_callback(tk) if tk.sandbox is not None else None) or tk.credentials.redirect_uri
+    pending = {"request": None}
+
+    start_button = w.Button(description="Start login", button_style="primary", tooltip="build a login request")
+    link = w.HTML("")
+    redirect = w.Text(placeholder="paste the address the browser was sent to", description="Redirect URL",
+                      layout=w.Layout(width="90%"))
+    complete_button = w.Button(description="Complete login", tooltip="check state, exchange the code")
+    logout_button = w.Button(description="Log out", disabled=True)
     status = w.HTML("<i>not logged in</i>")
     profile = w.HTML("")
-    state = {"request": None}
+
+    def new_request(login_hint=None):
+        pending["request"] = tk.oauth.authorize_url(scopes, redirect_uri=uri, login_hint=login_hint)
+        return pending["request"]
 
     def show(token):
         claims = token.claims or {}
-        scopes_text = ", ".join(sorted(token.scopes)) or "(none)"
+        try:
+            me = tk.user.me()
+        except Exception:  # noqa: BLE001 — the profile is a courtesy; the login itself succeeded
+            me = {"id": claims.get("sub")}
+        props = me.get("properties") or {}
+        account = me.get("kakao_account") or me.get("account") or {}
+        nickname = props.get("nickname") or (account.get("profile") or {}).get("nickname") or claims.get("nickname")
+        mail = account.get("email") or claims.get("email")
         status.value = "<b>logged in</b>"
-        profile.value = (f"user <code>{escape(str(claims.get('sub', '?')))}</code> "
-                         f"{escape(str(claims.get('nickname', '')))} — scopes: {escape(scopes_text)}")
+        parts = [f"user <code>{escape(str(me.get('id', claims.get('sub', '?'))))}</code>"]
+        if nickname:
+            parts.append(escape(str(nickname)))
+        if mail:
+            parts.append(f"&lt;{escape(str(mail))}&gt;")
+        parts.append(f"— scopes: {escape(', '.join(sorted(token.scopes)) or '(none)')}")
+        profile.value = " ".join(parts)
+        logout_button.disabled = False
 
     def fail(exc):
         status.value = f"<span style='color:#b00'>login failed: {escape(type(exc).__name__)}: {escape(str(exc))}</span>"
 
-    children = []
+    def finish(url: str):
+        req = pending["request"]
+        if req is None:
+            fail(ValueError("press Start login first"))
+            return
+        try:
+            token = tk.oauth.complete(req, url)
+        except Exception as exc:  # noqa: BLE001 — shown to the user
+            fail(exc)
+            return
+        finally:
+            pending["request"] = None  # state and code are single use
+            link.value = ""
+            redirect.value = ""
+        show(token)
+
+    def on_start(_=None):
+        try:
+            req = new_request()
+        except Exception as exc:  # noqa: BLE001
+            fail(exc)
+            return
+        link.value = (f"<a href='{escape(req.url, quote=True)}' target='_blank' rel='noopener'>Open the login "
+                      "page</a>, log in, then paste the address you land on below.")
+        status.value = "<i>waiting for the redirect URL…</i>"
+
+    def on_complete(_=None):
+        finish(redirect.value.strip())
+
+    def on_logout(_=None):
+        try:
+            tk.user.logout()
+        except Exception:  # noqa: BLE001 — the local state is dropped anyway
+            pass
+        tk.oauth.token = None
+        tk.use_token(None)
+        status.value, profile.value = "<i>logged out</i>", ""
+        logout_button.disabled = True
+
+    start_button.on_click(on_start)
+    complete_button.on_click(on_complete)
+    logout_button.on_click(on_logout)
+    children = [w.HBox([start_button, logout_button]), link, w.HBox([redirect, complete_button])]
+
+    box_extra = {}
     if tk.sandbox is not None:
-        email_box = w.Text(value=email, description="E-mail")
-        password_box = w.Password(value="sandbox", description="Password")
-        button = w.Button(description="Log in", button_style="primary")
+        try:
+            users = tk.sandbox.control("GET", "/sandbox/identity/users")["users"]
+            options = [(f"{u['nickname']} <{u['email']}>", u["email"]) for u in users]
+        except Exception:  # noqa: BLE001
+            options = []
+        default = email if email in [v for _, v in options] else (options[0][1] if options else None)
+        demo_user = w.Dropdown(options=options, value=default, description="Demo user")
+        demo_button = w.Button(description="Log in as demo user", tooltip="sandbox: act as the user, no browser")
 
-        def on_login(_):
+        def on_demo(_=None):
+            chosen = demo_user.value
             try:
-                show(tk.login(email_box.value, password_box.value, scopes=scopes))
-            except Exception as exc:  # noqa: BLE001 — shown to the user
-                fail(exc)
-
-        button.on_click(on_login)
-        children += [email_box, password_box, button]
-    else:
-        req = tk.oauth.authorize_url(scopes)
-        state["request"] = req
-        link = w.HTML(f"<a href='{escape(req.url, quote=True)}' target='_blank'>Open the login page</a>")
-        pasted = w.Text(placeholder="paste the URL you were redirected to", description="Redirect")
-        button = w.Button(description="Complete login", button_style="primary")
-
-        def on_complete(_):
-            try:
-                show(tk.oauth.complete(state["request"], pasted.value.strip()))
-                pasted.value = ""
+                req = new_request(login_hint=chosen)
+                tk.oauth.forget_browser()  # a fresh browser: the chosen user logs in, not a remembered one
+                url = tk.oauth._drive(req, chosen, "sandbox", False, True, None)
             except Exception as exc:  # noqa: BLE001
+                pending["request"] = None
                 fail(exc)
+                return
+            redirect.value = url  # exactly what a person would paste
+            finish(url)
 
-        button.on_click(on_complete)
-        children += [link, pasted, button]
+        demo_button.on_click(on_demo)
+        children.append(w.HBox([demo_user, demo_button]))
+        box_extra = {"demo_user": demo_user, "demo_button": demo_button}
+
     box = w.VBox(children + [status, profile])
-    box.status, box.profile = status, profile
-    if getattr(tk.oauth, "token", None) is not None:
+    box.start_button, box.link, box.redirect, box.complete_button = start_button, link, redirect, complete_button
+    box.status, box.profile, box.logout_button = status, profile, logout_button
+    box.request = lambda: pending["request"]
+    for name, widget in box_extra.items():
+        setattr(box, name, widget)
+    if getattr(tk.oauth, "token", None) is not None and tk.oauth.token.access_token == tk.access_token:
         show(tk.oauth.token)
     return box
 
 
 def ConsentPanel(tk, *, target_id: int | None = None):
-    """A table of the user's scopes (agreed / revocable) with a Revoke button per revocable agreed scope."""
+    """A table of the user's scopes (agreed / revocable) with a Revoke button per revocable agreed scope.
+
+    For programmatic use: ``.frame`` (the scopes DataFrame shown), ``.buttons`` (scope id → its Revoke button),
+    ``.message`` (last result), ``.refresh()`` and ``.revoke(scope_id)``.
+    """
     w = _w()
     out = w.VBox()
     message = w.HTML("")
@@ -85,6 +179,7 @@ def ConsentPanel(tk, *, target_id: int | None = None):
     def render():
         df = tk.user.scopes(target_id=target_id)
         rows = [w.HTML("<b>scope</b> — agreed / revocable")]
+        buttons = {}
         for rec in df.to_dict("records"):
             revocable = bool(rec["revocable"]) if rec["revocable"] is not None and rec["revocable"] == rec["revocable"] \
                 else False
@@ -93,9 +188,11 @@ def ConsentPanel(tk, *, target_id: int | None = None):
             if rec["agreed"] and revocable:
                 btn = w.Button(description="Revoke", layout=w.Layout(width="6rem"))
                 btn.on_click(lambda _b, sid=rec["id"]: revoke(sid))
+                buttons[rec["id"]] = btn
                 rows.append(w.HBox([label, btn]))
             else:
                 rows.append(label)
+        out.frame, out.buttons = df, buttons
         out.children = rows + [message]
 
     def revoke(scope_id):
@@ -106,6 +203,6 @@ def ConsentPanel(tk, *, target_id: int | None = None):
             message.value = f"<span style='color:#b00'>{escape(str(exc))}</span>"
         render()
 
-    out.refresh, out.revoke = render, revoke
+    out.refresh, out.revoke, out.message = render, revoke, message
     render()
     return out

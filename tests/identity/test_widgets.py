@@ -1,4 +1,4 @@
-"""Widgets: built without a browser; they never show a token."""
+"""Widgets: built and driven without a browser (set values, click the buttons); they never show a token."""
 from __future__ import annotations
 
 import pytest
@@ -6,6 +6,8 @@ import pytest
 pytest.importorskip("ipywidgets")
 
 from toolkit.widgets import ConsentPanel, LoginWidget  # noqa: E402
+
+OIDC = ["profile", "openid", "account_email"]
 
 
 def _text(widget) -> str:
@@ -15,20 +17,112 @@ def _text(widget) -> str:
     return " ".join(str(p) for p in parts)
 
 
-def test_login_widget_logs_in_without_showing_tokens(fresh_tk):
-    box = LoginWidget(fresh_tk, scopes=["profile", "openid", "account_email"])
-    button = next(c for c in box.children if getattr(c, "description", "") == "Log in")
-    button.click()
-    assert "logged in" in box.status.value and "4100000001" in box.profile.value
-    tok = fresh_tk.oauth.token
+def _no_secrets(tk, box):
     text = _text(box)
-    for secret in (tok.access_token, tok.refresh_token, tok.id_token):
-        assert secret.reveal() not in text
+    tok = tk.oauth.token
+    for secret in (tok.access_token, tok.refresh_token, tok.id_token, tk.credentials.rest_api_key):
+        assert secret is None or secret.reveal() not in text
 
 
-def test_consent_panel_revokes(fresh_tk):
-    fresh_tk.login("minji@sandbox.test", scopes=["profile", "account_email"])
-    panel = ConsentPanel(fresh_tk)
-    panel.revoke("account_email")
-    assert "revoked" in _text(panel)
-    assert not fresh_tk.user.scopes(["account_email"])["agreed"].iloc[0]
+def test_login_widget_demo_user_completes_the_same_flow(fresh_tk):
+    tk = fresh_tk
+    box = LoginWidget(tk, scopes=OIDC)
+    assert "not logged in" in box.status.value and box.logout_button.disabled
+    box.demo_user.value = "jun@sandbox.test"
+    box.demo_button.click()
+    assert "logged in" in box.status.value, box.status.value
+    assert "4100000002" in box.profile.value and "jun@sandbox.test" in box.profile.value
+    assert tk.user.me()["id"] == 4100000002 and tk.oauth.token.claims["sub"] == "4100000002"
+    assert box.request() is None and box.redirect.value == "" and box.link.value == ""
+    _no_secrets(tk, box)
+    box.logout_button.click()
+    assert "logged out" in box.status.value and tk.access_token is None
+
+
+def test_login_widget_paste_path(fresh_tk):
+    tk = fresh_tk
+    box = LoginWidget(tk, scopes=OIDC)
+    box.start_button.click()
+    req = box.request()
+    assert req is not None and "Open the login page" in box.link.value
+    assert req.redirect_uri.endswith("/sandbox/callback")
+    url = tk.oauth._drive(req, "minji@sandbox.test", "sandbox", False, True, None)   # a person in a browser
+    box.redirect.value = url                                                          # … pastes the address
+    box.complete_button.click()
+    assert "logged in" in box.status.value and "4100000001" in box.profile.value
+    _no_secrets(tk, box)
+
+
+def test_login_widget_rejects_a_forged_redirect(fresh_tk):
+    tk = fresh_tk
+    box = LoginWidget(tk, scopes=OIDC)
+    box.start_button.click()
+    box.redirect.value = box.request().redirect_uri + "?code=forged&state=wrong"
+    box.complete_button.click()
+    assert "login failed" in box.status.value and "state" in box.status.value
+    assert tk.access_token is None and box.request() is None
+    box.complete_button.click()                        # nothing pending any more
+    assert "Start login" in box.status.value
+
+
+def test_login_widget_against_a_service_without_sandbox(fresh_tk):
+    """The real-service mode is the same widget minus the demo-user row."""
+    from toolkit.client import Client
+
+    tk = Client(fresh_tk.config)                     # no sandbox handle: behaves like the real service
+    box = LoginWidget(tk, scopes=["profile"])
+    assert not hasattr(box, "demo_button")
+    box.start_button.click()
+    req = box.request()
+    assert req.redirect_uri == "http://localhost:8765/callback" and "Open the login page" in box.link.value
+    fresh_tk.oauth.forget_browser()
+    url = fresh_tk.oauth._drive(req, "bora@sandbox.test", "sandbox", False, True, None)
+    box.redirect.value = url
+    box.complete_button.click()
+    assert "logged in" in box.status.value, box.status.value
+    tk.close()
+
+
+def test_consent_panel_revoke_button(fresh_tk):
+    tk = fresh_tk
+    tk.login("minji@sandbox.test", scopes=["profile", "account_email"])
+    panel = ConsentPanel(tk)
+    frame = panel.frame.set_index("id")
+    assert frame.loc["account_email", "agreed"] and frame.loc["profile", "agreed"]
+    assert "account_email" in panel.buttons and "profile" not in panel.buttons   # profile is not revocable
+    panel.buttons["account_email"].click()
+    assert "revoked" in panel.message.value
+    assert not panel.frame.set_index("id").loc["account_email", "agreed"]
+    assert "account_email" not in panel.buttons
+    assert not tk.user.scopes(["account_email"])["agreed"].iloc[0]
+    _no_secrets(tk, panel)
+
+
+def test_consent_panel_admin_mode(fresh_tk):
+    tk = fresh_tk
+    tk.sandbox.login(4100000002, scopes=["profile", "gender"])
+    panel = ConsentPanel(tk, target_id=4100000002)
+    assert "gender" in panel.buttons
+    panel.revoke("gender")
+    assert not tk.user.scopes(["gender"], target_id=4100000002)["agreed"].iloc[0]
+
+
+def test_consent_report_and_plot(fresh_tk):
+    matplotlib = pytest.importorskip("matplotlib")
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    tk = fresh_tk
+    tk.sandbox.login(4100000001, scopes=["profile", "account_email"])
+    tk.sandbox.login(4100000002, scopes=["profile", "gender"])
+    report = tk.user.consent_report([4100000001, 4100000002])
+    assert list(report.index) == [4100000001, 4100000002] and report.index.name == "user_id"
+    assert report.dtypes.eq(bool).all()
+    rates = report.attrs["meta"]["agreement_rate"]
+    assert rates["profile"] == 1.0 and rates["account_email"] == 0.5 and rates["gender"] == 0.5
+    ax = tk.user.plot_consent(report)
+    bars = {t.get_text(): p.get_height() for t, p in zip(ax.get_xticklabels(), ax.patches)}
+    assert set(bars) == set(report.columns) and len(ax.patches) == report.shape[1]
+    assert bars["profile"] == 100 and bars["account_email"] == 50
+    assert "2 users" in ax.get_title()
+    plt.close(ax.figure)
