@@ -11,12 +11,13 @@ of area code: ``atk = toolkit.connect_async(); await atk.status.current()``.
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import importlib
 import threading
 from typing import Any
 
 from .config import Config, Credentials, Hosts
-from .errors import ToolkitError
+from .errors import InvalidTokenError, ToolkitError
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
 from .secrets import Secret
 
@@ -75,7 +76,42 @@ class Client:
 
     # ------------------------------------------------------------------ running calls
     def _run(self, op):
-        return self.core.run(op)
+        return self.core.run(self._guarded(op))
+
+    def _uses_login_token(self, call: Call) -> bool:
+        login = getattr(self._areas.get("oauth"), "token", None)   # the token of tk.login(...), if any
+        return (isinstance(call.auth, Bearer) and login is not None and self.access_token is not None
+                and call.auth.token == self.access_token and login.access_token == self.access_token)
+
+    def _guarded(self, op):
+        """Run ``op`` (a call or a flow) so that every call made with the login token, in every area, first
+        refreshes the token when it is about to expire and, on a -401 answer, refreshes once and retries (a 401
+        means the service did not act, so even a message send is safe to repeat)."""
+        if isinstance(op, Call):
+            op = _single(op)
+        value, error = None, None
+        while True:
+            try:
+                call = op.throw(error) if error is not None else op.send(value)
+            except StopIteration as stop:
+                return stop.value
+            value, error = None, None
+            try:
+                if self._uses_login_token(call):
+                    yield from self.oauth.fresh_flow()
+                    call = dataclasses.replace(call, auth=Bearer(self.access_token))
+                    try:
+                        value = yield call
+                    except InvalidTokenError:
+                        token = self.oauth.token
+                        if token is None or token.refresh_token is None:
+                            raise
+                        yield from self.oauth.refresh_flow()
+                        value = yield dataclasses.replace(call, auth=Bearer(self.access_token))
+                else:
+                    value = yield call
+            except ToolkitError as exc:
+                error = exc
 
     @property
     def last_response(self):
@@ -154,13 +190,17 @@ class Client:
         self.close()
 
 
+def _single(call: Call):
+    return (yield call)
+
+
 class AsyncClient(Client):
     """The async twin: same areas, every call returns an awaitable."""
 
     _async = True
 
     def _run(self, op):
-        return self.core.arun(op)
+        return self.core.arun(self._guarded(op))
 
     async def aclose(self):
         await self.core.aclose()

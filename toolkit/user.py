@@ -2,7 +2,8 @@
 
 Every 'token or admin key' method takes ``target_id=None``: by default it acts on the logged-in user with
 the access token; ``target_id=<service user id>`` uses the admin key for that user instead. With a token from
-:meth:`toolkit.oauth.OAuthArea.login`, a -401 answer refreshes the token once and retries.
+:meth:`toolkit.oauth.OAuthArea.login`, a token that expires within a minute is refreshed before the call, and a
+-401 answer refreshes the token once and retries.
 
 >>> tk.user.scopes()                        # DataFrame: id, display_name, type, using, agreed, revocable
 >>> tk.user.revoke_scopes(["account_email"])
@@ -15,7 +16,7 @@ import json
 from typing import Any, Callable, Iterable, Mapping
 
 from .area import Area, Call, endpoint
-from .errors import InvalidTokenError, ParameterError
+from .errors import ParameterError
 from .http import Auth
 
 __all__ = ["UserArea", "SCOPE_COLUMNS", "TERM_COLUMNS", "ADDRESS_COLUMNS"]
@@ -44,18 +45,9 @@ class UserArea(Area):
 
     # ------------------------------------------------------------------ token-or-admin plumbing
     def _flow(self, target_id, make: Callable[[Auth], Call]):
-        """Run ``make(auth)``; on -401 with a refreshable login token, refresh once and retry."""
-        auth = self.client.user_auth(target_id)
-        try:
-            return (yield make(auth))
-        except InvalidTokenError:
-            oauth = self.client._areas.get("oauth")
-            token = getattr(oauth, "token", None)
-            if target_id is not None or token is None or token.refresh_token is None \
-                    or token.access_token != self.client.access_token:
-                raise
-        yield from oauth.refresh_flow()
-        return (yield make(self.client.user_auth(None)))
+        """Run ``make(auth)`` with the login token, or the admin key for ``target_id`` (the client refreshes the
+        login token before expiry and once on -401, for every area)."""
+        return (yield make(self.client.user_auth(target_id)))
 
     # ------------------------------------------------------------------ profile
     @endpoint("GET", "api", "/v2/user/me")
