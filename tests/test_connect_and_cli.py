@@ -161,3 +161,16 @@ def test_a_store_made_before_an_area_existed_gets_that_area_seeded(tmp_path, mon
     sb = Sandbox(db)
     assert sb.store.one("SELECT COUNT(*) AS n FROM users")["n"] == 12             # not seeded twice
     assert sb.model("business").assets(4100000001)                                 # seeded now
+
+
+def test_connect_shared_binds_to_a_running_sandbox_with_its_control_api(monkeypatch):
+    with SandboxServer() as lab:
+        monkeypatch.setenv("TOOLKIT_SANDBOX_URL", lab.base_url)
+        tk = toolkit.connect(shared=True)
+        assert tk.hosts.status == lab.hosts()["status"] and tk.sandbox.base_url == lab.base_url
+        assert abs(tk.sandbox.clock()["unix"] - lab.sandbox.clock.unix()) <= 2      # the lab's own clock
+        tk.login_as(4100000003, scopes=["profile"])
+        assert tk.user.me()["id"] == 4100000003
+    monkeypatch.delenv("TOOLKIT_SANDBOX_URL")
+    with pytest.raises(ConfigurationError, match="TOOLKIT_SANDBOX_URL"):
+        toolkit.connect(shared=True)

@@ -4,8 +4,9 @@
 * ``toolkit sandbox --print-config`` starts a sandbox on the given port (a free one by default), prints one
   JSON object ``{"hosts": {...five base URLs...}, "app": {...demo app: keys, client secret, redirect URIs...}}``
   and exits. The output holds the demo app's secrets in plain text, for wiring other tools to the sandbox.
-* ``toolkit lab`` starts the sandbox and JupyterLab on ``notebooks/``; the notebooks' ``toolkit.connect()``
-  binds to that sandbox through the ``TOOLKIT_*`` variables.
+* ``toolkit lab`` starts a shared sandbox and JupyterLab on ``notebooks/``. Each notebook's ``toolkit.connect()``
+  starts its own embedded sandbox in its kernel (fresh, deterministic state: "Run All" gives the stored outputs);
+  ``toolkit.connect(shared=True)`` binds to the lab's shared sandbox instead (``TOOLKIT_SANDBOX_URL``).
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ def _server(args):
 
 
 def sandbox_env(config: dict) -> dict[str, str]:
-    """The ``TOOLKIT_*`` variables that point a client at a running sandbox."""
+    """The ``TOOLKIT_*`` variables that point a client at a running sandbox (its five hosts and keys)."""
     env = {f"TOOLKIT_{name.upper()}_URL": url for name, url in config["hosts"].items()}
     app = config["app"]
     env.update(TOOLKIT_REST_API_KEY=app["rest_api_key"], TOOLKIT_ADMIN_KEY=app["admin_key"],
@@ -76,7 +77,9 @@ def cmd_lab(args) -> int:
         print("toolkit lab needs JupyterLab: pip install -e '.[lab]'", file=sys.stderr)
         return 2
     server = _server(args).start()
-    env = {**os.environ, **sandbox_env(server.config())}
+    # Each notebook's toolkit.connect() starts its own embedded sandbox in the kernel, so "Run All" reproduces the
+    # stored outputs; toolkit.connect(shared=True) binds to this shared one (also reachable by other tools).
+    env = {**os.environ, "TOOLKIT_SANDBOX_URL": server.base_url}
     cmd = lab_command(args.notebooks, args.lab_args)
     print(f"sandbox on {server.base_url}; starting JupyterLab on {Path(args.notebooks).resolve()}", flush=True)
     try:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import atexit
 import dataclasses
 import importlib
+import os
 import threading
 from typing import Any
 
@@ -312,9 +313,25 @@ def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, a
     return Config(hosts=hosts, credentials=creds, **overrides)
 
 
+def _sandbox_config(config: dict, overrides: dict) -> Config:
+    app = config["app"]
+    return Config(hosts=Hosts(**config["hosts"]), credentials=Credentials(
+        rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
+        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app), **overrides)
+
+
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
-             redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, env=None,
-             transport=None, async_transport=None):
+             redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
+             env=None, transport=None, async_transport=None):
+    overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    if shared:
+        base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
+        if not base:
+            raise ConfigurationError("connect(shared=True) binds to the sandbox of `toolkit lab` or `toolkit sandbox`"
+                                     ": set TOOLKIT_SANDBOX_URL to its base URL (toolkit lab sets it)")
+        handle = SandboxHandle(base)
+        return cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
+                   async_transport=async_transport)
     cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
                                        timeout, total_timeout, env)
     if cfg is not None:
@@ -322,13 +339,8 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
     server = embedded_sandbox()
-    app = server.app_config()
-    overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
-    cfg = Config(hosts=Hosts(**server.hosts()), credentials=Credentials(
-        rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
-        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app), **overrides)
-    return cls(cfg, sandbox=SandboxHandle(server.base_url, server), transport=transport,
-               async_transport=async_transport)
+    return cls(_sandbox_config(server.config(), overrides), sandbox=SandboxHandle(server.base_url, server),
+               transport=transport, async_transport=async_transport)
 
 
 def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
@@ -339,6 +351,8 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     * ``connect(hosts, rest_api_key=..., admin_key=..., client_secret=...)`` — the given hosts: a dict of the
       five base URLs, a :class:`~toolkit.config.Hosts`, or one origin laid out like the sandbox.
     * ``connect(sandbox=True)`` forces the embedded sandbox even when ``TOOLKIT_*`` variables are set.
+    * ``connect(shared=True)`` binds to a sandbox served by another process — the one ``toolkit lab`` starts
+      (``TOOLKIT_SANDBOX_URL``) — with its control API, so several notebooks share one sandbox's state.
 
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
     default 30).
