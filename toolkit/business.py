@@ -43,7 +43,6 @@ USERINFO_ENDS = "2026-11-30"
 AGREEMENT_COLUMNS = ["group", "scope", "resource_type", "resource_id", "all_assets", "token_id", "token_user_id",
                      "status", "updated_at"]
 _RESOURCE_FIELDS = (("ad_account_ids", "ad_account"), ("channel_public_ids", "channel"))
-_HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
 
 
 class EndpointRetiredError(ApiError):
@@ -215,39 +214,24 @@ class BusinessArea(Area):
         return self._browser
 
     def _drive(self, req: BizAuthRequest, email: str, password: str, agree: bool, select) -> str:
+        from .oauth import drive_pages
+
         b = self._browser_client()
         base = self.client.hosts.auth + "/oauth/business/"
-        r = b.get(req.url)
-        for _ in range(4):
-            if r.status_code in (301, 302, 303, 307):
-                location = r.headers["location"]
-                if location.startswith(req.redirect_uri):
-                    return location
-                r = b.get(location)
-                continue
-            text = r.text
-            if r.status_code >= 400 and "<form" not in text:
-                code = re.search(r"id='error-code'>([^<]+)<", text)
-                raise RedirectError(code.group(1) if code else f"HTTP {r.status_code}",
-                                    re.sub(r"<[^>]+>", " ", text)[:200].strip())
-            m = _HIDDEN_Q.search(text)
-            if not m:
-                raise ToolkitError(f"unexpected page from the authorization server (HTTP {r.status_code})")
-            q = html.unescape(m.group(1))
-            if "id='login'" in text:
-                if "id='error'" in text:
-                    raise ToolkitError(f"login failed for {email}: wrong e-mail or password")
-                r = b.post(base + "login", data={"q": q, "email": email, "password": password})
-            elif "id='biz-consent'" in text:
-                account = re.search(r"name='account' value='(\d+)'", text).group(1)
-                offered = [html.unescape(v) for v in re.findall(r"name='resource' value='([^']+)'", text)]
-                keep = set(select) if select is not None else None
-                data = {"q": q, "account": account, "action": "agree" if agree else "cancel",
-                        "resource": [v for v in offered if keep is None or v in keep]}
-                r = b.post(base + "consent", data=data)
-            else:
-                raise ToolkitError("unexpected page from the authorization server")
-        raise ToolkitError("the business authorization flow did not reach the redirect URI")
+
+        def on_page(text: str, q: str):
+            if "id='biz-consent'" not in text:
+                return None
+            account = re.search(r"name='account' value='(\d+)'", text).group(1)
+            offered = [html.unescape(v) for v in re.findall(r"name='resource' value='([^']+)'", text)]
+            keep = set(select) if select is not None else None
+            data = {"q": q, "account": account, "action": "agree" if agree else "cancel",
+                    "resource": [v for v in offered if keep is None or v in keep]}
+            return b.post(base + "consent", data=data)
+
+        return drive_pages(b, req.url, req.redirect_uri, login_url=base + "login",
+                           login={"email": email, "password": password}, on_page=on_page, steps=4,
+                           what="the business authorization flow")
 
     # ------------------------------------------------------------------ API host
     @endpoint("GET", "api", "/v1/business/tokeninfo")

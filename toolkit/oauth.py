@@ -29,7 +29,6 @@ import http.server
 import os
 import re
 import secrets
-import socket
 import sys
 import time
 import webbrowser
@@ -236,6 +235,43 @@ def _has_gui_browser() -> bool:
 
 
 _HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
+
+
+def drive_pages(browser, url: str, redirect_uri: str, *, login_url: str, login: dict, on_page, steps: int,
+                what: str) -> str:
+    """Drive the sandbox's authorization pages headlessly with an httpx client (keeping its cookies), as a
+    person would, until the redirect to ``redirect_uri``; return that URL.
+
+    Redirects are followed, an error page raises :class:`RedirectError`, the login form is filled with
+    ``login``; any other page goes to ``on_page(text, q)``, which posts the page's form and returns the response
+    (or None for a page it does not know).
+    """
+    r = browser.get(url)
+    for _ in range(steps):
+        if r.status_code in (301, 302, 303, 307):
+            location = r.headers["location"]
+            if location.startswith(redirect_uri):
+                return location
+            r = browser.get(location)
+            continue
+        text = r.text
+        if r.status_code >= 400 and "<form" not in text:
+            code = re.search(r"id='error-code'>([^<]+)<", text)
+            raise RedirectError(code.group(1) if code else f"HTTP {r.status_code}",
+                                re.sub(r"<[^>]+>", " ", text)[:200].strip())
+        m = _HIDDEN_Q.search(text)
+        if not m:
+            raise ToolkitError(f"unexpected page from the authorization server (HTTP {r.status_code})")
+        q = html.unescape(m.group(1))
+        if "id='login'" in text:
+            if "id='error'" in text:
+                raise ToolkitError(f"login failed for {login.get('email')}: wrong e-mail or password")
+            r = browser.post(login_url, data={"q": q, **login})
+            continue
+        r = on_page(text, q)
+        if r is None:
+            raise ToolkitError("unexpected page from the authorization server")
+    raise ToolkitError(f"{what} did not reach the redirect URI")
 
 
 class OAuthArea(Area):
@@ -540,43 +576,25 @@ class OAuthArea(Area):
             self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
         b = self._browser
         base = self.client.hosts.auth + "/oauth/"
-        r = b.get(req.url)
-        for _ in range(6):
-            if r.status_code in (301, 302, 303, 307):
-                location = r.headers["location"]
-                if location.startswith(req.redirect_uri):
-                    return location
-                r = b.get(location)
-                continue
-            text = r.text
-            if r.status_code >= 400 and "<form" not in text:
-                code = re.search(r"id='error-code'>([^<]+)<", text)
-                raise RedirectError(code.group(1) if code else f"HTTP {r.status_code}",
-                                    re.sub(r"<[^>]+>", " ", text)[:200].strip())
-            m = _HIDDEN_Q.search(text)
-            if not m:
-                raise ToolkitError(f"unexpected page from the authorization server (HTTP {r.status_code})")
-            q = html.unescape(m.group(1))
-            if "id='login'" in text:
-                if "id='error'" in text:
-                    raise ToolkitError(f"login failed for {email}: wrong e-mail or password")
-                r = b.post(base + "login", data={"q": q, "email": email, "password": password,
-                                                 **({"stay_logged_in": "true"} if stay else {})})
-            elif "id='select'" in text:
+
+        def on_page(text: str, q: str):
+            if "id='select'" in text:
                 accounts = re.findall(r"name='account' value='(\d+)'>[^(]*\(([^)]+)\)", text)
                 chosen = next((a for a, e in accounts if e == email), accounts[0][0] if accounts else "")
-                r = b.post(base + "select", data={"q": q, "account": chosen})
-            elif "id='consent'" in text:
+                return b.post(base + "select", data={"q": q, "account": chosen})
+            if "id='consent'" in text:
                 account = re.search(r"name='account' value='(\d+)'", text).group(1)
                 scopes = re.findall(r"type='checkbox' name='scope' value='([^']+)'", text)
                 terms = re.findall(r"type='checkbox' name='term' value='([^']+)'", text)
                 keep = set(optional) if optional is not None else None
                 data = {"q": q, "account": account, "action": "agree" if agree else "cancel",
                         "scope": [s for s in scopes if keep is None or s in keep], "term": terms}
-                r = b.post(base + "consent", data=data)
-            else:
-                raise ToolkitError("unexpected page from the authorization server")
-        raise ToolkitError("the authorization flow did not reach the redirect URI")
+                return b.post(base + "consent", data=data)
+            return None
+
+        return drive_pages(b, req.url, req.redirect_uri, login_url=base + "login",
+                           login={"email": email, "password": password, **({"stay_logged_in": "true"} if stay else {})},
+                           on_page=on_page, steps=6, what="the authorization flow")
 
     def forget_browser(self) -> None:
         """Drop the headless browser's account-session cookies (the next login shows the login form)."""
