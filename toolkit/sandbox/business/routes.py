@@ -52,7 +52,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import pages
-from ..identity.routes import CLIENT_KEY_KINDS, _client, _redirect, _sessions, _set_cookie
+from ..identity.routes import ClientCheck, _client, _redirect, _sessions, _set_cookie
 from ..web import Params, api_error, json_response, oauth_error, read_fields, sandbox_of
 from . import pages as biz_pages
 from .models import BIZ_SCOPES, CREATE_SCOPES, GROUP_FIELD, RETIRE_USERINFO_AT, build_agreements, group_of
@@ -69,28 +69,16 @@ def _rfc3339(unix: int) -> str:
 
 
 # ====================================================================== authorization (browser)
-class _Req:
+class _Req(ClientCheck):
     """The parsed and checked business authorization request (``q`` is its query string)."""
 
     def __init__(self, request: Request, q: str):
-        sb = sandbox_of(request)
         self.q = q
         multi = parse_qs(q, keep_blank_values=True)
         f = {k: v[-1] for k, v in multi.items()}
         self.fields = f
-        self.error_page = None
-        self.client_id = f.get("client_id", "")
-        found = sb.apps.find_key(self.client_id) if self.client_id else None
-        if found is None or found[1] not in CLIENT_KEY_KINDS:
-            self.error_page = pages.error_page("KOE101", "invalid client_id: not the REST API key of an app")
+        if not self.check_client(request, f):
             return
-        self.app = found[0]
-        self.redirect_uri = f.get("redirect_uri", "")
-        if self.redirect_uri not in self.app["redirect_uris"]:
-            self.error_page = pages.error_page("KOE006", "redirect_uri is not registered for this app: "
-                                               + self.redirect_uri)
-            return
-        self.state = f.get("state")
         self.scopes = list(dict.fromkeys(p.strip() for p in f.get("scope", "").split(",") if p.strip()))
         raw = []
         for value in multi.get("resource_ids", []):
@@ -105,9 +93,6 @@ class _Req:
                 raw.append(text)
         self.resource_ids = raw
         self.login_hint = f.get("login_hint", "")
-
-    def fail(self, error: str, description: str) -> Response:
-        return _redirect(self.redirect_uri, error=error, error_description=description, state=self.state)
 
     def groups(self) -> list[str]:
         return list(dict.fromkeys(group_of(s) for s in self.scopes))

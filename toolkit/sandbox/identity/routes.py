@@ -102,36 +102,46 @@ def _set_cookie(response: Response, sessions: list[dict]) -> Response:
     return response
 
 
-class _Req:
-    """The parsed and checked authorization request."""
+class ClientCheck:
+    """The client part of an authorization request (user or business): ``client_id`` must be an app's REST API
+    key (else the KOE101 page) and ``redirect_uri`` one of its registered URIs (else the KOE006 page); both
+    pages are shown instead of redirecting, since the redirect target cannot be trusted."""
 
-    def __init__(self, request: Request, q: str):
-        sb = sandbox_of(request)
-        self.q = q
-        self.fields = dict(parse_qsl(q, keep_blank_values=True))
-        f = self.fields
-        self.client_id = f.get("client_id", "")
-        found = sb.apps.find_key(self.client_id) if self.client_id else None
+    def check_client(self, request: Request, fields: dict) -> bool:
+        self.client_id = fields.get("client_id", "")
+        found = sandbox_of(request).apps.find_key(self.client_id) if self.client_id else None
         self.error_page = None
         if found is None or found[1] not in CLIENT_KEY_KINDS:
             self.error_page = pages.error_page("KOE101", "invalid client_id: not the REST API key of an app")
-            return
+            return False
         self.app = found[0]
-        self.redirect_uri = f.get("redirect_uri", "")
+        self.redirect_uri = fields.get("redirect_uri", "")
         if self.redirect_uri not in self.app["redirect_uris"]:
             self.error_page = pages.error_page("KOE006", "redirect_uri is not registered for this app: "
                                                + self.redirect_uri)
+            return False
+        self.state = fields.get("state")
+        return True
+
+    def fail(self, error: str, description: str) -> Response:
+        return _redirect(self.redirect_uri, error=error, error_description=description, state=self.state)
+
+
+class _Req(ClientCheck):
+    """The parsed and checked authorization request."""
+
+    def __init__(self, request: Request, q: str):
+        self.q = q
+        self.fields = dict(parse_qsl(q, keep_blank_values=True))
+        f = self.fields
+        if not self.check_client(request, f):
             return
-        self.state = f.get("state")
         self.prompt = set(_csv(f.get("prompt") or f.get("auth_type")))
         self.scopes = _csv(f.get("scope"))
         self.terms = _csv(f.get("service_terms"))
         self.nonce = f.get("nonce") or None
         self.challenge = f.get("code_challenge") or None
         self.login_hint = f.get("login_hint", "")
-
-    def fail(self, error: str, description: str) -> Response:
-        return _redirect(self.redirect_uri, error=error, error_description=description, state=self.state)
 
     def without_prompt(self, *drop: str) -> str:
         fields = dict(self.fields)
