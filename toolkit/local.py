@@ -672,50 +672,11 @@ def _stats(job: _Bulk, rows: int, resume_at) -> dict:
         "stopped_by_quota": job.stopped, "resume_at": resume_at, "errors": errors[:20]}
 
 
-def _geocode_frame(frame_in, texts: list[str], job: _Bulk):
-    import pandas as pd
-
-    out = frame_in.copy()
-    cols: dict[str, list[Any]] = {c: [] for c in GEOCODE_COLUMNS}
-    resume_at = None
-    for label, text in zip(out.index, texts):
-        a = job.answers.get(text)
-        if not text:
-            status = "empty"
-        elif a is None:
-            status = "not_done"
-            resume_at = label if resume_at is None else resume_at
-        elif "message" in a:
-            status = "error"
-        else:
-            status = "not_found" if a["matches"] == 0 else "matched" if a["matches"] == 1 else "ambiguous"
-        a = a or {}
-        cols["x"].append(a.get("x"))
-        cols["y"].append(a.get("y"))
-        cols["geocode_status"].append(status)
-        cols["geocode_matches"].append(a.get("matches"))
-        cols["geocode_address"].append(a.get("address"))
-        cols["geocode_address_type"].append(a.get("type"))
-        cols["geocode_error"].append(a.get("error"))
-    for c, values in cols.items():
-        out[c] = values
-    out["x"] = pd.to_numeric(out["x"], errors="coerce").astype("float64")
-    out["y"] = pd.to_numeric(out["y"], errors="coerce").astype("float64")
-    out["geocode_matches"] = pd.array(out["geocode_matches"], dtype="Int64")
-    out["geocode_error"] = pd.array(out["geocode_error"], dtype="Int64")
-    out["geocode_status"] = pd.Categorical(out["geocode_status"], categories=[
-        "matched", "ambiguous", "not_found", "error", "empty", "not_done"])
-    out.attrs["geocode"] = _stats(job, len(out), resume_at)
-    return out
-
-
-def _regions_frame(data, keys: list[str], job: _Bulk):
-    import pandas as pd
-
-    out = data.copy()
-    cols: dict[str, list[Any]] = {c: [] for c in REGION_OUT_COLUMNS}
-    resume_at = None
-    for label, key in zip(out.index, keys):
+def _align(index, keys: list[str], job: _Bulk, classify) -> tuple[list[str], list[dict], Any]:
+    """Per input row, in input order: its status and its answer ({} when none), and the first row not done (the
+    resume point). ``classify(answer)`` names the status of a row that has an answer."""
+    statuses, answers, resume_at = [], [], None
+    for label, key in zip(index, keys):
         a = job.answers.get(key)
         if not key:
             status = "empty"
@@ -724,23 +685,42 @@ def _regions_frame(data, keys: list[str], job: _Bulk):
             resume_at = label if resume_at is None else resume_at
         elif "message" in a:
             status = "error"
-        elif not a.get("documents"):
-            status = "outside"
-        elif a.get("b_code") is None:
-            status = "sea"
         else:
-            status = "matched"
-        a = a or {}
-        cols["region_status"].append(status)
-        for c in REGION_OUT_COLUMNS[1:-1]:
-            cols[c].append(a.get(c))
-        cols["region_error"].append(a.get("error"))
-    for c, values in cols.items():
-        out[c] = values
-    for c in REGION_OUT_COLUMNS[1:-1]:
-        out[c] = out[c].astype("object")
-    out["region_error"] = pd.array(out["region_error"], dtype="Int64")
-    out["region_status"] = pd.Categorical(out["region_status"], categories=[
+            status = classify(a)
+        statuses.append(status)
+        answers.append(a or {})
+    return statuses, answers, resume_at
+
+
+def _geocode_frame(frame_in, texts: list[str], job: _Bulk):
+    import pandas as pd
+
+    out = frame_in.copy()
+    statuses, answers, resume_at = _align(out.index, texts, job, lambda a: "not_found" if a["matches"] == 0
+                                          else "matched" if a["matches"] == 1 else "ambiguous")
+    out["x"] = pd.to_numeric(pd.Series([a.get("x") for a in answers], index=out.index), errors="coerce")
+    out["y"] = pd.to_numeric(pd.Series([a.get("y") for a in answers], index=out.index), errors="coerce")
+    out["x"], out["y"] = out["x"].astype("float64"), out["y"].astype("float64")
+    out["geocode_status"] = pd.Categorical(statuses, categories=[
+        "matched", "ambiguous", "not_found", "error", "empty", "not_done"])
+    out["geocode_matches"] = pd.array([a.get("matches") for a in answers], dtype="Int64")
+    out["geocode_address"] = [a.get("address") for a in answers]
+    out["geocode_address_type"] = [a.get("type") for a in answers]
+    out["geocode_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
+    out.attrs["geocode"] = _stats(job, len(out), resume_at)
+    return out
+
+
+def _regions_frame(data, keys: list[str], job: _Bulk):
+    import pandas as pd
+
+    out = data.copy()
+    statuses, answers, resume_at = _align(out.index, keys, job, lambda a: "outside" if not a.get("documents")
+                                          else "sea" if a.get("b_code") is None else "matched")
+    out["region_status"] = pd.Categorical(statuses, categories=[
         "matched", "sea", "outside", "error", "empty", "not_done"])
+    for c in REGION_OUT_COLUMNS[1:-1]:
+        out[c] = pd.Series([a.get(c) for a in answers], index=out.index, dtype="object")
+    out["region_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
     out.attrs["regions"] = _stats(job, len(out), resume_at)
     return out
