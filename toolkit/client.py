@@ -14,6 +14,7 @@ import atexit
 import dataclasses
 import importlib
 import os
+import time
 import threading
 from typing import Any
 
@@ -221,17 +222,41 @@ class SandboxHandle:
     incident, ...). It is not part of the service; it exists only in the sandbox.
     """
 
+    CLOCK_MAX_AGE = 60.0
+    """Seconds a sandbox time learned from the control API is trusted for (see :meth:`now`)."""
+
     def __init__(self, base_url: str, server=None):
         self.base_url = base_url.rstrip("/")
         self.server = server
         self._core: RequestCore | None = None
+        self._clock_seen: tuple[float, bool, float] | None = None   # (sandbox unix, frozen, local monotonic)
 
     def _call(self, method: str, path: str, **kw):
         if self._core is None:
             from .config import Config as _C
 
             self._core = RequestCore(_C(hosts=Hosts.on_one_port(self.base_url), credentials=Credentials()))
-        return self._core.run(Call(method, "auth", path, base=self.base_url, name=f"sandbox {path}", **kw))
+        result = self._core.run(Call(method, "auth", path, base=self.base_url, name=f"sandbox {path}", **kw))
+        if path == "/sandbox/clock":
+            self.remember_clock(result)
+        return result
+
+    def remember_clock(self, described) -> None:
+        """Note the sandbox time of a clock description (``{"unix": ..., "frozen": ...}``)."""
+        if isinstance(described, dict) and "unix" in described and "frozen" in described:
+            self._clock_seen = (float(described["unix"]), bool(described["frozen"]), time.monotonic())
+
+    def now(self) -> float | None:
+        """The sandbox time estimated from the last clock this handle saw (advancing with real time unless the
+        clock is frozen), or None when unknown or older than :data:`CLOCK_MAX_AGE` seconds. A clock moved by
+        another client is noticed at the next look-up; token refreshes then fall back on the -401 path."""
+        if self._clock_seen is None:
+            return None
+        unix, frozen, seen = self._clock_seen
+        age = time.monotonic() - seen
+        if age > self.CLOCK_MAX_AGE:
+            return None
+        return unix if frozen else unix + age
 
     def config(self) -> dict:
         """Hosts and the demo app's credentials as the sandbox reports them (keys in plain text: keep private)."""

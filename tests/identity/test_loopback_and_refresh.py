@@ -166,3 +166,14 @@ def test_every_area_refreshes_the_login_token_before_expiry_and_after_a_401(fres
     assert len(tk.talk.friends(limit=2)) == 2             # 401 → one refresh → the same call again
     outcomes = [o for _, o in tk.core.attempts_log]
     assert outcomes.count(401) == 1 and tk.access_token != second
+
+
+def test_the_expiry_check_does_not_cost_a_request_per_call(fresh_tk):
+    tk = fresh_tk
+    tk.login("minji@sandbox.test", scopes=["profile", "friends"])
+    tk.sandbox.clock()                                    # the handle now knows the sandbox time
+    tk.core.attempts_log.clear()
+    for _ in range(3):
+        tk.talk.friends(limit=2)
+    labels = [label for label, _ in tk.core.attempts_log]
+    assert labels == ["talk.friends"] * 3
