@@ -26,12 +26,12 @@ import re
 import secrets
 from dataclasses import dataclass, field
 from typing import Iterable
-from urllib.parse import parse_qs, urlencode, urlsplit
+from urllib.parse import urlencode
 
 import pandas as pd
 
 from .area import WRAPPED, Area, Call, endpoint
-from .errors import ApiError, ParameterError, RedirectError, ToolkitError, redirect_error
+from .errors import ApiError, ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
 from .secrets import Secret, reveal
 
@@ -164,18 +164,10 @@ class BusinessArea(Area):
 
     def complete(self, request: BizAuthRequest, redirect_url: str, *, use: bool = True) -> BizToken:
         """Finish a business authorization from the URL the browser was redirected to (``state`` checked)."""
-        query = parse_qs(urlsplit(redirect_url).query)
-        got_state = (query.get("state") or [None])[0]
-        if got_state != request.state:
-            raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
-                                got_state)
-        err = redirect_error(redirect_url)
-        if err is not None:
-            raise err
-        code = (query.get("code") or [None])[0]
-        if not code:
-            raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
-        return self.exchange_code(code, redirect_uri=request.redirect_uri, use=use)
+        from .oauth import code_from_redirect
+
+        return self.exchange_code(code_from_redirect(redirect_url, request.state), redirect_uri=request.redirect_uri,
+                                  use=use)
 
     def login(self, email: str | None = None, scopes=None, *, password: str = "sandbox", user_id: int | None = None,
               resource_ids=None, select: Iterable[str] | None = None, agree: bool = True,

@@ -237,6 +237,23 @@ def _has_gui_browser() -> bool:
 _HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
 
 
+def code_from_redirect(redirect_url: str, state: str | None) -> str:
+    """The authorization code of a redirect URL, after checking its ``state`` against the request's; a redirect
+    error (``error``/``error_description``) raises :class:`RedirectError`."""
+    query = parse_qs(urlsplit(redirect_url).query)
+    got_state = (query.get("state") or [None])[0]
+    if got_state != state:
+        raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
+                            got_state)
+    err = redirect_error(redirect_url)
+    if err is not None:
+        raise err
+    code = (query.get("code") or [None])[0]
+    if not code:
+        raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
+    return code
+
+
 def drive_pages(browser, url: str, redirect_uri: str, *, login_url: str, login: dict, on_page, steps: int,
                 what: str) -> str:
     """Drive the sandbox's authorization pages headlessly with an httpx client (keeping its cookies), as a
@@ -483,17 +500,7 @@ class OAuthArea(Area):
     # ------------------------------------------------------------------ completing a login
     def complete(self, request: AuthRequest, redirect_url: str, *, use: bool = True) -> Token:
         """Finish a login from the URL the browser was redirected to (checks ``state``, exchanges the code)."""
-        query = parse_qs(urlsplit(redirect_url).query)
-        got_state = (query.get("state") or [None])[0]
-        if got_state != request.state:
-            raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
-                                got_state)
-        err = redirect_error(redirect_url)
-        if err is not None:
-            raise err
-        code = (query.get("code") or [None])[0]
-        if not code:
-            raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
+        code = code_from_redirect(redirect_url, request.state)
         return self.exchange_code(code, redirect_uri=request.redirect_uri, code_verifier=request.code_verifier,
                                   nonce=request.nonce, use=use)
 
