@@ -52,7 +52,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import pages
-from ..identity.routes import ClientCheck, _client, _redirect, _sessions, _set_cookie
+from ..identity.routes import ClientCheck, _client, _redirect, _sessions, submit_login
 from ..web import Params, api_error, json_response, oauth_error, read_fields, sandbox_of
 from . import pages as biz_pages
 from .models import BIZ_SCOPES, CREATE_SCOPES, GROUP_FIELD, RETIRE_USERINFO_AT, build_agreements, group_of
@@ -188,14 +188,7 @@ async def login_submit(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    identity = sandbox_of(request).model("identity")
-    email = str(form.get("email", ""))
-    user = identity.login_user(email, str(form.get("password", "")))
-    if user is None:
-        return pages.login_page(req.q, login_hint=email, error="Wrong e-mail or password.", app_name=req.app["name"])
-    session = identity.new_session(user["id"], str(form.get("stay_logged_in", "")).lower() in ("true", "on", "1"))
-    others = [s for s in _sessions(request) if s["user_id"] != user["id"]]
-    return _set_cookie(_screen(request, req, session), [session, *others])
+    return submit_login(request, req, form, lambda session: _screen(request, req, session))
 
 
 async def consent_submit(request: Request):

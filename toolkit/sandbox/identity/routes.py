@@ -186,12 +186,9 @@ async def authorize(request: Request):
     return _decide(request, req, sessions[0])
 
 
-async def login_submit(request: Request):
-    form = await request.form()
-    req = _Req(request, str(form.get("q", "")))
-    bad = _check(req)
-    if bad is not None:
-        return bad
+def submit_login(request: Request, req, form, then) -> Response:
+    """The login form's POST (user and business authorization): wrong credentials show the form again; else a
+    new account session, kept beside the browser's other sessions, and ``then(session)``'s answer with the cookie."""
     model = _model(request)
     email = str(form.get("email", ""))
     user = model.login_user(email, str(form.get("password", "")))
@@ -199,8 +196,16 @@ async def login_submit(request: Request):
         return pages.login_page(req.q, login_hint=email, error="Wrong e-mail or password.", app_name=req.app["name"])
     session = model.new_session(user["id"], str(form.get("stay_logged_in", "")).lower() in ("true", "on", "1"))
     others = [s for s in _sessions(request) if s["user_id"] != user["id"]]
-    response = _decide(request, req, session)
-    return _set_cookie(response, [session, *others])
+    return _set_cookie(then(session), [session, *others])
+
+
+async def login_submit(request: Request):
+    form = await request.form()
+    req = _Req(request, str(form.get("q", "")))
+    bad = _check(req)
+    if bad is not None:
+        return bad
+    return submit_login(request, req, form, lambda session: _decide(request, req, session))
 
 
 async def select_submit(request: Request):
