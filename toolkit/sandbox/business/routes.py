@@ -52,7 +52,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import pages
-from ..identity.routes import ClientCheck, _client, _redirect, _sessions, submit_login
+from ..identity.routes import ClientCheck, account_sessions, check_token_client, redirect_to, submit_login
 from ..web import Params, api_error, json_response, oauth_error, read_fields, sandbox_of
 from . import pages as biz_pages
 from .models import BIZ_SCOPES, CREATE_SCOPES, GROUP_FIELD, RETIRE_USERINFO_AT, build_agreements, group_of
@@ -176,7 +176,7 @@ async def authorize(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    sessions = _sessions(request)
+    sessions = account_sessions(request)
     if not sessions:
         return pages.login_page(req.q, login_hint=req.login_hint, app_name=req.app["name"])
     return _screen(request, req, sessions[0])
@@ -197,7 +197,7 @@ async def consent_submit(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    sessions = [s for s in _sessions(request) if str(s["user_id"]) == str(form.get("account", ""))]
+    sessions = [s for s in account_sessions(request) if str(s["user_id"]) == str(form.get("account", ""))]
     if not sessions:
         return pages.login_page(req.q, app_name=req.app["name"], error="Your session has ended; log in again.")
     if form.get("action") != "agree":
@@ -218,7 +218,7 @@ async def consent_submit(request: Request):
             grants[grp] = [a["resource_id"] for a in item["assets"] if f"{grp}:{a['resource_id']}" in chosen]
     code = _model(request).issue_code(req.app["app_id"], req.client_id, user_id, req.redirect_uri, req.scopes,
                                       build_agreements(req.scopes, grants))
-    return _redirect(req.redirect_uri, code=code, state=req.state)
+    return redirect_to(req.redirect_uri, code=code, state=req.state)
 
 
 # ====================================================================== token endpoint
@@ -228,7 +228,7 @@ async def token(request: Request):
     fields = await read_fields(request)
     if fields.get("grant_type", "") != "authorization_code":
         raise oauth_error(400, "unsupported_grant_type", "grant_type must be authorization_code", "KOE004")
-    app, client_id = _client(sb, fields)
+    app, client_id = check_token_client(sb, fields)
     for name in ("code", "redirect_uri"):
         if not fields.get(name):
             raise oauth_error(400, "invalid_request", f"{name} is required", "KOE201")

@@ -76,13 +76,13 @@ def _csv(value: str | None) -> list[str]:
 
 
 # ====================================================================== authorization (browser)
-def _redirect(uri: str, **params) -> Response:
+def redirect_to(uri: str, **params) -> Response:
     params = {k: v for k, v in params.items() if v is not None}
     sep = "&" if "?" in uri else "?"
     return RedirectResponse(uri + (sep + urlencode(params) if params else ""), status_code=302)
 
 
-def _sessions(request: Request) -> list[dict]:
+def account_sessions(request: Request) -> list[dict]:
     model = _model(request)
     out = []
     for sid in (request.cookies.get(COOKIE) or "").split():
@@ -92,7 +92,7 @@ def _sessions(request: Request) -> list[dict]:
     return out
 
 
-def _set_cookie(response: Response, sessions: list[dict]) -> Response:
+def set_session_cookie(response: Response, sessions: list[dict]) -> Response:
     if not sessions:
         response.delete_cookie(COOKIE, path="/auth")
         return response
@@ -124,7 +124,7 @@ class ClientCheck:
         return True
 
     def fail(self, error: str, description: str) -> Response:
-        return _redirect(self.redirect_uri, error=error, error_description=description, state=self.state)
+        return redirect_to(self.redirect_uri, error=error, error_description=description, state=self.state)
 
 
 class _Req(ClientCheck):
@@ -174,7 +174,7 @@ async def authorize(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    sessions = _sessions(request)
+    sessions = account_sessions(request)
     if "login" in req.prompt or "create" in req.prompt or not sessions:
         if "none" in req.prompt:
             return req.fail("login_required", "prompt=none: no account session in this browser")
@@ -195,8 +195,8 @@ def submit_login(request: Request, req, form, then) -> Response:
     if user is None:
         return pages.login_page(req.q, login_hint=email, error="Wrong e-mail or password.", app_name=req.app["name"])
     session = model.new_session(user["id"], str(form.get("stay_logged_in", "")).lower() in ("true", "on", "1"))
-    others = [s for s in _sessions(request) if s["user_id"] != user["id"]]
-    return _set_cookie(then(session), [session, *others])
+    others = [s for s in account_sessions(request) if s["user_id"] != user["id"]]
+    return set_session_cookie(then(session), [session, *others])
 
 
 async def login_submit(request: Request):
@@ -214,12 +214,12 @@ async def select_submit(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    sessions = _sessions(request)
+    sessions = account_sessions(request)
     chosen = [s for s in sessions if str(s["user_id"]) == str(form.get("account", ""))]
     if not chosen:
         return pages.login_page(req.q, app_name=req.app["name"])
     ordered = chosen + [s for s in sessions if s is not chosen[0]]
-    return _set_cookie(_decide(request, req, chosen[0]), ordered)
+    return set_session_cookie(_decide(request, req, chosen[0]), ordered)
 
 
 def _pending_consent(request: Request, req: _Req, user_id: int):
@@ -260,7 +260,7 @@ def _finish(request: Request, req: _Req, session: dict) -> Response:
         model.link(app_id, user_id, "linked" if req.app["auto_link"] else "pending")
     code = model.issue_code(app_id, req.client_id, user_id, req.redirect_uri, req.nonce, req.challenge,
                             session["auth_time"])
-    return _redirect(req.redirect_uri, code=code, state=req.state)
+    return redirect_to(req.redirect_uri, code=code, state=req.state)
 
 
 async def consent_submit(request: Request):
@@ -269,7 +269,7 @@ async def consent_submit(request: Request):
     bad = _check(req)
     if bad is not None:
         return bad
-    sessions = [s for s in _sessions(request) if str(s["user_id"]) == str(form.get("account", ""))]
+    sessions = [s for s in account_sessions(request) if str(s["user_id"]) == str(form.get("account", ""))]
     if not sessions:
         return pages.login_page(req.q, app_name=req.app["name"], error="Your session has ended; log in again.")
     session = sessions[0]
@@ -301,13 +301,13 @@ async def logout_page(request: Request):
     if uri not in found[0]["logout_redirect_uris"]:
         return pages.error_page("KOE006", "logout_redirect_uri is not registered for this app: " + uri)
     model = _model(request)
-    for s in _sessions(request):
+    for s in account_sessions(request):
         model.end_session(s["sid"])
-    return _set_cookie(_redirect(uri, state=p.str("state")), [])
+    return set_session_cookie(redirect_to(uri, state=p.str("state")), [])
 
 
 # ====================================================================== token endpoints
-def _client(sb, fields: dict):
+def check_token_client(sb, fields: dict):
     client_id = fields.get("client_id", "")
     found = sb.apps.find_key(client_id) if client_id else None
     if found is None or found[1] not in CLIENT_KEY_KINDS:
@@ -329,7 +329,7 @@ async def token(request: Request):
     if grant not in ("authorization_code", "refresh_token"):
         raise oauth_error(400, "unsupported_grant_type", "grant_type must be authorization_code or refresh_token",
                           "KOE004")
-    app, client_id = _client(sb, fields)
+    app, client_id = check_token_client(sb, fields)
     rate_error = oauth_error(400, "invalid_request", "token issuance rate limit exceeded", "KOE237")
     if grant == "refresh_token":
         refresh = fields.get("refresh_token", "")
