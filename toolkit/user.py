@@ -242,10 +242,10 @@ class UserArea(Area):
 
         rates = report.mean().sort_values(ascending=False) if len(report) else report.sum()
         if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3))
+            _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
         ax.bar(rates.index.astype(str), rates.values * 100, color="#f2b807")
         ax.set_ylabel("users agreeing (%)")
         ax.set_ylim(0, 100)
         ax.set_title(f"Consent per scope ({len(report)} users)")
-        ax.tick_params(axis="x", rotation=45)
+        plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
         return ax
