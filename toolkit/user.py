@@ -241,11 +241,14 @@ class UserArea(Area):
         import matplotlib.pyplot as plt
 
         rates = report.mean().sort_values(ascending=False) if len(report) else report.sum()
-        if ax is None:
-            _, ax = plt.subplots(figsize=(7, 3.6), layout="constrained")
+        created = ax is None
+        if created:
+            _, ax = plt.subplots(figsize=(7, 3.6))
         ax.bar(rates.index.astype(str), rates.values * 100, color="#f2b807")
         ax.set_ylabel("users agreeing (%)")
         ax.set_ylim(0, 100)
         ax.set_title(f"Consent per scope ({len(report)} users)")
         plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
+        if created:
+            ax.figure.tight_layout()
         return ax
