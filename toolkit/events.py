@@ -31,6 +31,7 @@ import httpx
 import jwt
 
 from .area import Area
+from .errors import ToolkitError
 from .secrets import Secret, reveal
 
 __all__ = ["verify_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
@@ -74,13 +75,14 @@ def describe_event(identifier: str, members: dict | None = None) -> tuple[str | 
 
 
 # ====================================================================== verification
-class SetError(Exception):
+class SetError(ToolkitError):
     """A SET failed validation; ``err`` is one of :data:`SET_ERRORS`, ``description`` a short reason.
 
     ``body()`` is the JSON the app answers with HTTP 400 (identity.md §7 shape 4)."""
 
     def __init__(self, err: str, description: str):
-        assert err in SET_ERRORS
+        if err not in SET_ERRORS:
+            raise ValueError(f"err must be one of {', '.join(SET_ERRORS)}, not {err!r}")
         super().__init__(f"{err}: {description}")
         self.err, self.description = err, description
 
