@@ -185,11 +185,7 @@ class BusinessArea(Area):
         if email is None and user_id is None:
             raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
         if email is None:
-            users = self.client.sandbox.control("GET", "/sandbox/identity/users")["users"]
-            match = [u["email"] for u in users if u["id"] == int(user_id)]
-            if not match:
-                raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
-            email = match[0]
+            email = self.client.sandbox.demo_email(user_id)
         req = self.authorize_url(scopes, resource_ids, redirect_uri=redirect_uri)
         url = self._drive(req, email, password, agree, select)
         return self.complete(req, url, use=use)

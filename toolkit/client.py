@@ -290,6 +290,16 @@ class SandboxHandle:
                 tokens[key] = Secret(tokens[key])
         return tokens
 
+    def demo_email(self, user_id: int) -> str:
+        """The e-mail of a demo user (headless logins fill the login form with it)."""
+        from .errors import ParameterError
+
+        users = self._call("GET", "/sandbox/identity/users")["users"]
+        match = [u["email"] for u in users if u["id"] == int(user_id)]
+        if not match:
+            raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
+        return match[0]
+
     def control(self, method: str, path: str, **kw):
         """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
         return self._call(method, path, **kw)
