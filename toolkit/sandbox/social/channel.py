@@ -258,9 +258,10 @@ def _digits(text: str) -> str:
     return "0" + digits[2:] if digits.startswith("82") else digits
 
 
-async def add_users(request: Request):
+async def _file_users_request(request: Request):
+    """The common part of adding and deleting a customer file's users: the key, the JSON body, the file of
+    ``channel_public_id``/``file_id`` and a valid ``user_type``."""
     app, _ = require_app_key(request, kinds=("rest_api", "admin"))
-    sb = sandbox_of(request)
     body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
@@ -268,6 +269,11 @@ async def add_users(request: Request):
     user_type = _required(body, "user_type", str)
     if user_type not in ("app", "phone"):
         raise api_error(400, -2, "user_type must be app or phone")
+    return app, sandbox_of(request), body, model, public_id, f, user_type
+
+
+async def add_users(request: Request):
+    app, sb, body, model, public_id, f, user_type = await _file_users_request(request)
     users = _required(body, "users", list)
     if not 1 <= len(users) <= MAX_ADD:
         raise api_error(400, -2, f"users must hold 1 to {MAX_ADD} users per call (got {len(users)})")
@@ -306,15 +312,7 @@ async def add_users(request: Request):
 
 
 async def delete_users(request: Request):
-    app, _ = require_app_key(request, kinds=("rest_api", "admin"))
-    sb = sandbox_of(request)
-    body = await read_json(request)
-    model = _model(request)
-    public_id = _required(body, "channel_public_id", str)
-    f = model.file(public_id, _required(body, "file_id", int))
-    user_type = _required(body, "user_type", str)
-    if user_type not in ("app", "phone"):
-        raise api_error(400, -2, "user_type must be app or phone")
+    app, sb, body, model, public_id, f, user_type = await _file_users_request(request)
     ids = _required(body, "user_ids", list)
     if not ids:
         raise api_error(400, -2, "user_ids must hold at least one id")
