@@ -22,18 +22,44 @@ NAMED_ONLY = [
 ]
 
 
+HEADING = re.compile(r"^#{2,3} (\d+(?:\.\d+)?)\.? (.+)$")
+
+
+def _title(text: str) -> str:
+    """A heading's words without the method and path it may start with: ``GET {local_url}/x (no auth)`` → ``x``."""
+    text = re.sub(r"^(GET|POST|DELETE|PUT)( or (GET|POST))? `?\{\w+_url\}", "", text).strip("` ")
+    return text
+
+
 def extract(spec_dir: Path) -> list[dict]:
     found = {}
     for doc in ("identity.md", "social.md", "location.md"):
+        section = ("", "")
         for line in (spec_dir / doc).read_text("utf-8").splitlines():
+            heading = HEADING.match(line)
+            if heading:
+                section = (heading.group(1), _title(heading.group(2)))
+                continue
             for method, alt, host, path in PATTERN.findall(line):
                 path = path.rstrip(".,:;")
                 methods = [method] + ([alt.split()[-1]] if alt else [])
                 for m in methods:
-                    found.setdefault((m, host, path), doc)
-    rows = [{"method": m, "host": h, "path": p, "source": src} for (m, h, p), src in sorted(found.items())]
-    rows += [{"method": m, "host": h, "path": p, "source": src} for m, h, p, src in NAMED_ONLY
-             if (m, h, p) not in found]
+                    found.setdefault((m, host, path), (doc, *section))
+        # endpoints named in a heading itself (``### 4.1 GET {local_url}/...``)
+        for line in (spec_dir / doc).read_text("utf-8").splitlines():
+            heading = HEADING.match(line)
+            if heading:
+                for method, alt, host, path in PATTERN.findall(heading.group(2)):
+                    path = path.rstrip(".,:;")
+                    for m in [method] + ([alt.split()[-1]] if alt else []):
+                        found.setdefault((m, host, path), (doc, heading.group(1), _title(heading.group(2))))
+    rows = [{"method": m, "host": h, "path": p, "source": src, "section": sec, "title": title}
+            for (m, h, p), (src, sec, title) in sorted(found.items())]
+    for m, h, p, src in NAMED_ONLY:
+        if (m, h, p) not in found:
+            doc, sec = re.match(r"(\w+\.md) §(\d+(?:\.\d+)?)", src).groups()
+            rows.append({"method": m, "host": h, "path": p, "source": doc, "section": sec,
+                         "title": src.split("(", 1)[1].rstrip(")") if "(" in src else ""})
     return rows
 
 
