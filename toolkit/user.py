@@ -218,12 +218,23 @@ class UserArea(Area):
     # ------------------------------------------------------------------ reporting
     @endpoint
     def consent_report(self, user_ids: Iterable[int] | None = None):
-        """Admin key: a DataFrame users × scopes of ``agreed`` (bool), for the given users or all linked users.
-        ``df.attrs["meta"]["agreement_rate"]`` is the share of users agreeing per scope."""
+        """Admin key: a DataFrame users × scopes of ``agreed`` (bool), for the given users or every linked user
+        (all pages of ``GET /v1/user/ids``, identity §4.14; no cap). ``df.attrs["meta"]["agreement_rate"]`` is
+        the share of users agreeing per scope and ``["users"]`` the number of users read.
+
+        >>> report = tk.user.consent_report()           # doctest: +SKIP
+        >>> report.mean().sort_values()                 # share of users agreeing, per scope   # doctest: +SKIP
+        """
         if user_ids is None:
-            body = yield Call("GET", "api", "/v1/user/ids", self.client.admin_auth(), params={"limit": 100},
-                              name="user.ids")
-            user_ids = body.get("elements", [])
+            user_ids, from_id = [], None
+            for _ in range(MAX_PAGES * 100):
+                body = yield Call("GET", "api", "/v1/user/ids", self.client.admin_auth(),
+                                  params={"limit": 100, "order": "asc", "from_id": from_id}, name="user.ids")
+                page = [int(i) for i in body.get("elements", [])]
+                user_ids += [i for i in page if i != from_id]
+                if not body.get("after_url") or not page:
+                    break
+                from_id = page[-1]
         rows = {}
         for uid in user_ids:
             body = yield Call("GET", "api", "/v2/user/scopes", self.client.user_auth(int(uid)), name="user.scopes")
@@ -232,7 +243,7 @@ class UserArea(Area):
 
         df = pd.DataFrame.from_dict(rows, orient="index").fillna(False).astype(bool)
         df.index.name = "user_id"
-        df.attrs["meta"] = {"agreement_rate": df.mean().to_dict() if len(df) else {}}
+        df.attrs["meta"] = {"agreement_rate": df.mean().to_dict() if len(df) else {}, "users": len(df)}
         return df
 
     @staticmethod
