@@ -18,7 +18,7 @@ __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "__ver
 # submodules reachable as attributes (``toolkit.events.inbox(tk)``), imported on first use
 _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
-               "utility", "area", "client", "cli")
+               "utility", "area", "client", "cli", "reports", "fonts")
 
 
 def __getattr__(name: str):

@@ -159,6 +159,22 @@ class StatusArea(Area):
                              self.history(days=days, product=product, lang=lang), by=by)
 
 
+    def weekly(self, days: int = 7, *, product=None, lang: str = "en"):
+        """A status update over the last ``days`` UTC days: availability % per product and API, the non-GREEN
+        days, a generated paragraph, a figure and :meth:`~toolkit.reports.StatusReport.export` to CSV, Excel
+        and PNG (location §4.13–4.14). Synchronous clients only.
+
+        >>> weekly = tk.status.weekly()                # doctest: +SKIP
+        >>> print(weekly.text); weekly.export("reports")   # doctest: +SKIP
+        """
+        if self._client._async:
+            raise TypeError("weekly() builds a report: use a synchronous client (toolkit.connect())")
+        from .reports import status_weekly
+
+        return status_weekly(self.current(product=product, lang=lang),
+                             self.history(days=days, product=product, lang=lang))
+
+
 class SystemArea(Area):
     """``GET {api_url}/v1/system/ips``: the IP lists the service uses (inbound) and serves from (outbound)."""
 

@@ -1,0 +1,83 @@
+"""Reports from the toolkit's frames: status availability, incidents, the generated paragraph and the exports."""
+from __future__ import annotations
+
+import pandas as pd
+import pytest
+
+from toolkit.frames import STATUS_ORDER
+from toolkit.reports import export_frames, status_availability, status_incidents, status_paragraph, status_weekly
+
+
+def history() -> pd.DataFrame:
+    days = pd.date_range("2026-11-14", periods=4, freq="D", tz="UTC")
+    rows = []
+    for d in days:
+        rows.append({"date": d, "productId": "local", "productName": "로컬", "apiId": None, "apiName": None,
+                     "status": "RED" if d.day == 15 else "GREEN"})
+        rows.append({"date": d, "productId": "login", "productName": "로그인", "apiId": None, "apiName": None,
+                     "status": "MAINTENANCE" if d.day == 17 else "GREEN"})
+    rows.append({"date": days[1], "productId": "local", "productName": "로컬", "apiId": "local_search_address",
+                 "apiName": "주소 검색", "status": "RED"})
+    df = pd.DataFrame(rows)
+    df["status"] = pd.Categorical(df["status"], categories=STATUS_ORDER, ordered=True)
+    return df
+
+
+def current() -> pd.DataFrame:
+    df = pd.DataFrame([{"productId": "local", "apiId": None, "status": "GREEN"},
+                       {"productId": "login", "apiId": None, "status": "YELLOW"}])
+    df["status"] = pd.Categorical(df["status"], categories=STATUS_ORDER, ordered=True)
+    return df
+
+
+def test_availability_counts_green_days_per_product_and_api():
+    av = status_availability(history()).set_index("subject")
+    assert av.loc["local", "days"] == 4 and av.loc["local", "RED"] == 1
+    assert av.loc["local", "availability_pct"] == 75.0
+    assert av.loc["login", "MAINTENANCE"] == 1 and av.loc["login", "availability_pct"] == 75.0
+    # an API is listed only on its issue days: its other 3 days count as GREEN
+    assert av.loc["local / local_search_address", "GREEN"] == 3
+    assert av.loc["local / local_search_address", "availability_pct"] == 75.0
+    assert str(av.index.dtype) == "string"
+
+
+def test_incidents_are_the_non_green_days_in_utc():
+    inc = status_incidents(history())
+    assert list(inc["date_utc"]) == ["2026-11-15", "2026-11-15", "2026-11-17"]
+    assert list(inc["subject"]) == ["local", "local / local_search_address", "login"]
+    assert list(inc["status"].astype(str)) == ["RED", "RED", "MAINTENANCE"]
+
+
+def test_paragraph_names_outages_with_their_apis_and_the_current_state():
+    h = history()
+    text = status_paragraph(status_availability(h), status_incidents(h), current(), start="2026-11-14",
+                            end="2026-11-17")
+    assert "2026-11-14 to 2026-11-17 (UTC days)" in text
+    assert "available 75.0% of product-days" in text
+    assert "Outages (RED) on 1 product-day(s): local on 2026-11-15 (local_search_address)." in text
+    assert "Planned maintenance on 1 product-day(s): login on 2026-11-17." in text
+    assert "Right now: login YELLOW." in text
+
+
+def test_weekly_report_exports_csv_excel_png_and_text(tmp_path):
+    pytest.importorskip("openpyxl")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    h = history()
+    h["productName"] = h["productName"].astype("string")
+    h["apiName"] = h["apiName"].astype("string")
+    report = status_weekly(current().assign(productName="x", apiName=None), h)
+    written = report.export(tmp_path)
+    assert set(written) == {"availability.csv", "incidents.csv", "xlsx", "png", "txt"}
+    back = pd.read_csv(written["incidents.csv"], encoding="utf-8-sig")
+    assert list(back["subject"]) == ["local", "local / local_search_address", "login"]
+    book = pd.read_excel(written["xlsx"], sheet_name=None)
+    assert set(book) == {"availability", "incidents"} and len(book["availability"]) == 3
+    assert written["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert written["txt"].read_text("utf-8").startswith("Status update for 2026-11-14 to 2026-11-17")
+
+
+def test_export_without_excel_writes_csv_only(tmp_path):
+    written = export_frames(tmp_path, {"t": pd.DataFrame({"a": [1]})}, excel=False)
+    assert set(written) == {"t.csv"}

@@ -1,0 +1,200 @@
+"""Reports that ship: tables, a text paragraph, a figure and exported files from the toolkit's frames.
+
+Pure functions of DataFrames (no requests), so they work the same on the sandbox and on the real service.
+
+>>> weekly = tk.status.weekly(days=7)                 # doctest: +SKIP
+>>> weekly.availability                               # one row per product (and API): availability %   # doctest: +SKIP
+>>> print(weekly.text)                                # a paragraph for the status update   # doctest: +SKIP
+>>> weekly.export("reports/")                         # CSV, Excel (with openpyxl) and PNG   # doctest: +SKIP
+
+Days are **UTC days**, as the status API reports them (a Korean day, KST = UTC+9, starts at 15:00 UTC the day
+before); every table and the paragraph say so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pandas as pd
+
+__all__ = ["StatusReport", "status_availability", "status_incidents", "status_paragraph", "status_weekly",
+           "export_frames"]
+
+#: statuses that count as available; MAINTENANCE is planned and reported apart from outages
+AVAILABLE = ("GREEN",)
+
+
+def _subject(history: pd.DataFrame) -> pd.Series:
+    """``product`` for product rows, ``product / api`` for API rows."""
+    api = history["apiId"].astype("string")
+    return history["productId"].astype("string").where(api.isna(), history["productId"].astype("string") + " / " + api)
+
+
+def status_availability(history: pd.DataFrame) -> pd.DataFrame:
+    """One row per product (and one per API that had an issue): days observed, days per status and
+    ``availability_pct`` = GREEN days / days observed × 100 (an API's days without an issue count as GREEN, as
+    the status API lists only APIs with an issue). Sorted worst first.
+
+    >>> status_availability(tk.status.history(days=7)).head()      # doctest: +SKIP
+    """
+    if history.empty:
+        return pd.DataFrame(columns=["subject", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW",
+                                     "RED", "UNKNOWN", "availability_pct"])
+    days = history["date"].nunique()
+    rows = []
+    products = history[history["apiId"].isna()]
+    for pid, grp in products.groupby("productId", sort=False, observed=True):
+        counts = grp["status"].astype(str).value_counts()
+        rows.append({"subject": str(pid), "productId": pid, "apiId": pd.NA, "days": len(grp), **counts.to_dict()})
+    apis = history[history["apiId"].notna()]
+    for (pid, aid), grp in apis.groupby(["productId", "apiId"], sort=False, observed=True):
+        counts = grp["status"].astype(str).value_counts()
+        listed = grp["date"].nunique()
+        counts["GREEN"] = counts.get("GREEN", 0) + (days - listed)     # days without an issue are GREEN days
+        rows.append({"subject": f"{pid} / {aid}", "productId": pid, "apiId": aid, "days": days, **counts.to_dict()})
+    out = pd.DataFrame(rows)
+    for status in ("GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN"):
+        out[status] = out[status].fillna(0).astype("int64") if status in out else 0
+    out["availability_pct"] = (100 * out["GREEN"] / out["days"]).round(1)
+    out = out.astype({"subject": "string", "productId": "string", "apiId": "string"})
+    cols = ["subject", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN",
+            "availability_pct"]
+    return out[cols].sort_values(["availability_pct", "subject"]).reset_index(drop=True)
+
+
+def status_incidents(history: pd.DataFrame) -> pd.DataFrame:
+    """The non-GREEN days: one row per day × product or API whose status was not GREEN (UTC days), oldest first.
+
+    >>> status_incidents(tk.status.history(days=7))                 # doctest: +SKIP
+    """
+    bad = history[~history["status"].astype(str).isin(AVAILABLE)]
+    out = pd.DataFrame({"date_utc": bad["date"].dt.strftime("%Y-%m-%d"), "subject": _subject(bad),
+                        "name": bad["apiName"].astype("string").fillna(bad["productName"].astype("string")),
+                        "status": bad["status"]})
+    return out.astype({"date_utc": "string", "subject": "string", "name": "string"}).sort_values(
+        ["date_utc", "subject"]).reset_index(drop=True)
+
+
+def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, current: pd.DataFrame | None = None,
+                     *, start: str | None = None, end: str | None = None) -> str:
+    """A short status update in plain English, generated from the tables.
+
+    >>> print(status_paragraph(status_availability(h), status_incidents(h)))   # doctest: +SKIP
+    """
+    products = availability[availability["apiId"].isna()]
+    span = f"{start} to {end} (UTC days)" if start and end else "the period (UTC days)"
+    if products.empty:
+        return f"No status data for {span}."
+    overall = 100 * products["GREEN"].sum() / products["days"].sum()
+    parts = [f"Status update for {span}: the {len(products)} products were available "
+             f"{overall:.1f}% of product-days."]
+    product_days = incidents[~incidents["subject"].str.contains(" / ", regex=False)]
+    api_days = incidents[incidents["subject"].str.contains(" / ", regex=False)]
+
+    def listed(status: str) -> list[str]:
+        out = []
+        for r in product_days[product_days["status"].astype(str) == status].itertuples():
+            apis = api_days[(api_days["date_utc"] == r.date_utc)
+                            & api_days["subject"].str.startswith(f"{r.subject} / ")]["subject"]
+            names = ", ".join(a.split(" / ", 1)[1] for a in apis)
+            out.append(f"{r.subject} on {r.date_utc}" + (f" ({names})" if names else ""))
+        return out
+
+    outages, warned, planned = listed("RED"), listed("YELLOW"), listed("MAINTENANCE")
+    if not outages and not warned:
+        parts.append("There were no outages and no warnings.")
+    if outages:
+        parts.append(f"Outages (RED) on {len(outages)} product-day(s): " + "; ".join(outages) + ".")
+    if warned:
+        parts.append(f"Warnings (YELLOW) on {len(warned)} product-day(s): " + "; ".join(warned) + ".")
+    if planned:
+        parts.append(f"Planned maintenance on {len(planned)} product-day(s): " + "; ".join(planned) + ".")
+    worst = products.iloc[0]
+    if worst["availability_pct"] < 100:
+        parts.append(f"Least available product: {worst['subject']} ({worst['availability_pct']:.1f}%).")
+    if current is not None and len(current):
+        now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
+        parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
+            f"{r.productId} {r.status}" for r in now_bad.itertuples()) + ".")
+    return " ".join(parts)
+
+
+def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem: str = "report",
+                  excel: bool | None = None) -> dict[str, Path]:
+    """Write each table as ``<stem>_<name>.csv`` (UTF-8 with BOM, so Excel shows Hangul), all tables as sheets of
+    ``<stem>.xlsx`` (needs openpyxl; ``excel=None`` writes it when openpyxl is installed), and the figure as
+    ``<stem>.png``. Returns the paths written.
+
+    >>> export_frames("out", {"availability": weekly.availability}, figure=weekly.figure)   # doctest: +SKIP
+    """
+    import importlib.util
+
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    written: dict[str, Path] = {}
+    for name, table in tables.items():
+        path = folder / f"{stem}_{name}.csv"
+        table.to_csv(path, index=False, encoding="utf-8-sig")
+        written[f"{name}.csv"] = path
+    if excel is None:
+        excel = importlib.util.find_spec("openpyxl") is not None
+    if excel:
+        path = folder / f"{stem}.xlsx"
+        with pd.ExcelWriter(path, engine="openpyxl") as book:
+            for name, table in tables.items():
+                plain = table.copy()
+                for col in plain.columns:
+                    if isinstance(plain[col].dtype, pd.DatetimeTZDtype):
+                        plain[col] = plain[col].dt.tz_localize(None)     # Excel has no time zones: UTC, stated
+                plain.to_excel(book, sheet_name=name[:31], index=False)
+        written["xlsx"] = path
+    if figure is not None:
+        path = folder / f"{stem}.png"
+        figure.savefig(path, dpi=120, bbox_inches="tight")
+        written["png"] = path
+    return written
+
+
+@dataclass
+class StatusReport:
+    """A status update over a period: ``availability`` (per product and API), ``incidents`` (non-GREEN days),
+    ``text`` (a paragraph), ``figure`` (heatmap + current summary) and :meth:`export`."""
+
+    start: str
+    end: str
+    history: pd.DataFrame
+    current: pd.DataFrame
+    availability: pd.DataFrame
+    incidents: pd.DataFrame
+    text: str
+    _figure: object = field(default=None, repr=False)
+
+    @property
+    def figure(self):
+        if self._figure is None:
+            from .plots import status_report
+
+            self._figure = status_report(self.current, self.history)
+        return self._figure
+
+    def export(self, folder, *, stem: str = "status", excel: bool | None = None) -> dict[str, Path]:
+        """CSV per table, one Excel book, the PNG figure and ``<stem>.txt`` with the paragraph."""
+        written = export_frames(folder, {"availability": self.availability, "incidents": self.incidents},
+                                figure=self.figure, stem=stem, excel=excel)
+        path = Path(folder) / f"{stem}.txt"
+        path.write_text(self.text + "\n", "utf-8")
+        written["txt"] = path
+        return written
+
+    def _repr_markdown_(self) -> str:
+        return f"**Status update {self.start} – {self.end} (UTC days)**\n\n{self.text}"
+
+
+def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
+    """Build a :class:`StatusReport` from ``tk.status.current()`` and ``tk.status.history(days=N)``."""
+    start = history["date"].min().strftime("%Y-%m-%d") if len(history) else ""
+    end = history["date"].max().strftime("%Y-%m-%d") if len(history) else ""
+    availability = status_availability(history)
+    incidents = status_incidents(history)
+    text = status_paragraph(availability, incidents, current, start=start, end=end)
+    return StatusReport(start, end, history, current, availability, incidents, text)
