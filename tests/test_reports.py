@@ -81,3 +81,46 @@ def test_weekly_report_exports_csv_excel_png_and_text(tmp_path):
 def test_export_without_excel_writes_csv_only(tmp_path):
     written = export_frames(tmp_path, {"t": pd.DataFrame({"a": [1]})}, excel=False)
     assert set(written) == {"t.csv"}
+
+
+def test_consent_summary_rates_with_n_and_required_flag():
+    from toolkit.reports import consent_summary
+
+    report = pd.DataFrame({"profile": [True, True, True, True], "friends": [True, False, False, True],
+                           "account_email": [False, False, False, True]}, index=[1, 2, 3, 4])
+    scopes = pd.DataFrame({"id": ["profile", "friends", "account_email"],
+                           "display_name": ["닉네임", "친구 목록", "이메일"],
+                           "revocable": pd.array([False, True, pd.NA], dtype="boolean")})
+    s = consent_summary(report, scopes).set_index("scope")
+    assert list(s.index) == ["profile", "friends", "account_email"]
+    assert s.loc["friends", "n"] == 4 and s.loc["friends", "agreed"] == 2 and s.loc["friends", "rate_pct"] == 50.0
+    assert bool(s.loc["profile", "required"]) is True and bool(s.loc["friends", "required"]) is False
+    assert pd.isna(s.loc["account_email", "required"])
+
+
+def test_consent_trend_counts_consents_and_withdrawals_per_day():
+    from toolkit.reports import consent_events_frame, consent_trend
+
+    day = 86400
+    log = [{"type": "linked", "user_id": 1, "scopes": "", "at": 1795165200},
+           {"type": "scope_consent", "user_id": 1, "scopes": "profile friends", "at": 1795165200},
+           {"type": "scope_consent", "user_id": 2, "scopes": "friends", "at": 1795165200 + 60},
+           {"type": "scope_withdraw", "user_id": 1, "scopes": "friends", "at": 1795165200 + day}]
+    events = consent_events_frame(log)
+    assert len(events) == 4 and set(events["kind"]) == {"consent", "withdraw"}
+    trend = consent_trend(events).set_index(["period", "scope"])
+    first, second = sorted(trend.index.get_level_values(0).unique())
+    assert trend.loc[(first, "friends"), "consents"] == 2
+    assert trend.loc[(second, "friends"), "withdrawals"] == 1
+    assert trend.loc[(second, "friends"), "agreed"] == 1
+    assert str(first.tz) == "UTC"
+
+
+def test_consent_events_from_the_sandbox_log(fresh_tk):
+    from toolkit.reports import consent_events_frame
+
+    fresh_tk.login_as(4100000001, scopes=["profile", "account_email", "friends"])
+    fresh_tk.user.revoke_scopes(["friends"])
+    events = consent_events_frame(fresh_tk.sandbox.consent_events())
+    assert events[events["kind"] == "withdraw"]["scope"].tolist() == ["friends"]
+    assert {"profile", "account_email", "friends"} <= set(events[events["kind"] == "consent"]["scope"])

@@ -300,6 +300,12 @@ class SandboxHandle:
             raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
         return match[0]
 
+    def consent_events(self, since: int = 0) -> list[dict]:
+        """The sandbox's consent-event log (linked, scope consent and withdrawal, unlinked …), oldest first: the
+        events the platform sends as webhooks, kept so reports can show a trend
+        (:func:`toolkit.reports.consent_events_frame`)."""
+        return self._call("GET", "/sandbox/identity/events", params={"since": int(since)})["events"]
+
     def control(self, method: str, path: str, **kw):
         """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
         return self._call(method, path, **kw)

@@ -18,7 +18,7 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = ["StatusReport", "status_availability", "status_incidents", "status_paragraph", "status_weekly",
-           "export_frames"]
+           "export_frames", "consent_summary", "consent_trend", "consent_events_frame"]
 
 #: statuses that count as available; MAINTENANCE is planned and reported apart from outages
 AVAILABLE = ("GREEN",)
@@ -198,3 +198,79 @@ def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
     incidents = status_incidents(history)
     text = status_paragraph(availability, incidents, current, start=start, end=end)
     return StatusReport(start, end, history, current, availability, incidents, text)
+
+
+# ------------------------------------------------------------------------------------------------ consent
+def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per scope of a :meth:`~toolkit.user.UserArea.consent_report` (users × scopes): ``n`` users, ``agreed``
+    users, ``rate_pct``, and — given a ``tk.user.scopes()`` frame — the scope's ``display_name`` and whether it is
+    ``required`` (a required consent item cannot be revoked: ``revocable`` false). Sorted by rate, highest first.
+
+    >>> consent_summary(tk.user.consent_report(), tk.user.scopes(target_id=4100000001))   # doctest: +SKIP
+    """
+    n = len(report)
+    agreed = report.sum().astype("int64") if n else pd.Series(dtype="int64")
+    out = pd.DataFrame({"scope": agreed.index.astype(str), "n": n, "agreed": agreed.values})
+    out["rate_pct"] = (100 * out["agreed"] / n).round(1) if n else 0.0
+    if scopes is not None and len(scopes):
+        info = scopes.set_index("id")
+        out["display_name"] = out["scope"].map(info["display_name"]).astype("string")
+        revocable = info["revocable"].astype("boolean")
+        out["required"] = out["scope"].map(revocable.eq(False)).astype("boolean")
+    out = out.astype({"scope": "string"})
+    return out.sort_values(["rate_pct", "scope"], ascending=[False, True]).reset_index(drop=True)
+
+
+_EVENT_TYPES = {"scope_consent": "consent", "scope_withdraw": "withdraw",
+                "User Scope Consent": "consent", "User Scope Withdraw": "withdraw"}
+
+
+def consent_events_frame(events) -> pd.DataFrame:
+    """Consent events as one row per user × scope × event: ``at`` (UTC), ``user_id``, ``scope``, ``kind``
+    (``consent`` or ``withdraw``). Takes the sandbox's consent-event log (``tk.sandbox.consent_events()``: a
+    list of ``{type, user_id, scopes, at}``) or a webhook inbox frame (``inbox.frame()``: *User Scope
+    Consent* / *User Scope Withdraw* security events, whose ``members`` carry ``scope``).
+
+    >>> consent_events_frame(inbox.frame())          # doctest: +SKIP
+    """
+    rows = []
+    if isinstance(events, pd.DataFrame):
+        records = events.to_dict("records")
+    else:
+        records = list(events)
+    for ev in records:
+        kind = _EVENT_TYPES.get(ev.get("type") or ev.get("event_type"))
+        if kind is None:
+            continue
+        scopes = ev.get("scopes")
+        if scopes is None:
+            members = ev.get("members") or {}
+            scopes = members.get("scope", "") if isinstance(members, dict) else ""
+        at = ev.get("at", ev.get("toe"))
+        at = pd.to_datetime(at, unit="s", utc=True) if isinstance(at, (int, float)) else pd.to_datetime(at, utc=True)
+        for scope in str(scopes).replace(",", " ").split():
+            rows.append({"at": at, "user_id": ev.get("user_id"), "scope": scope, "kind": kind})
+    out = pd.DataFrame(rows, columns=["at", "user_id", "scope", "kind"])
+    out["at"] = pd.to_datetime(out["at"], utc=True)
+    return out.astype({"scope": "string", "kind": "string"}).sort_values("at", kind="stable").reset_index(drop=True)
+
+
+def consent_trend(events: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
+    """Per period (``freq``, UTC days by default) × scope: ``consents``, ``withdrawals``, ``net`` and the running
+    total ``agreed`` (consents minus withdrawals since the first event). ``events`` is
+    :func:`consent_events_frame`'s output.
+
+    >>> consent_trend(consent_events_frame(tk.sandbox.consent_events()))   # doctest: +SKIP
+    """
+    if events.empty:
+        return pd.DataFrame(columns=["period", "scope", "consents", "withdrawals", "net", "agreed"])
+    period = events["at"].dt.floor(freq) if freq == "D" else events["at"].dt.tz_convert(None).dt.to_period(
+        freq).dt.start_time.dt.tz_localize("UTC")
+    counts = (events.assign(period=period, one=1)
+              .pivot_table(index=["period", "scope"], columns="kind", values="one", aggfunc="sum", fill_value=0)
+              .reindex(columns=["consent", "withdraw"], fill_value=0)
+              .rename(columns={"consent": "consents", "withdraw": "withdrawals"}).reset_index())
+    counts.columns.name = None
+    counts["net"] = counts["consents"] - counts["withdrawals"]
+    counts["agreed"] = counts.groupby("scope")["net"].cumsum()
+    return counts.astype({"consents": "int64", "withdrawals": "int64", "net": "int64", "agreed": "int64"})
