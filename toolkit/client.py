@@ -61,6 +61,7 @@ class Client:
         self.sandbox = sandbox
         self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
         self._areas: dict[str, Any] = {}
+        self._user_listeners: list = []
 
     # ------------------------------------------------------------------ areas
     def __getattr__(self, name: str):
@@ -170,10 +171,36 @@ class Client:
         """Log a user in with the OAuth flow (headless in the sandbox); see :meth:`toolkit.oauth.OAuthArea.login`."""
         return self.oauth.login(*args, **kwargs)
 
-    def use_token(self, access_token: "str | Secret | None") -> "Client":
-        """Act as the user of this access token from now on (None forgets it)."""
+    def use_token(self, access_token: "str | Secret | None", *, same_user: bool = False) -> "Client":
+        """Act as the user of this access token from now on (None forgets it).
+
+        Unless ``same_user`` (a refreshed token of the same login), the listeners of :meth:`on_user_change` are
+        told, e.g. a :class:`~toolkit.widgets.ConsentPanel` shows the new user's consent."""
+        before = self.access_token
         self.access_token = Secret(access_token) if access_token is not None else None
+        if not same_user and self.access_token != before:
+            for listener in list(self._user_listeners):
+                try:
+                    listener(self)
+                except Exception as exc:  # noqa: BLE001 — a display hook must not break the login itself
+                    import warnings
+
+                    warnings.warn(f"a user-change listener failed: {type(exc).__name__}: {exc}", stacklevel=2)
         return self
+
+    def on_user_change(self, listener) -> "callable":
+        """Call ``listener(client)`` whenever the client starts acting as another user (a login, ``login_as``,
+        ``use_token``, a logout); not on a token refresh. Returns a function that removes the listener.
+
+        >>> stop = tk.on_user_change(lambda c: print("now:", c.user.me()["id"]))   # doctest: +SKIP
+        >>> stop()                                                                  # doctest: +SKIP
+        """
+        self._user_listeners.append(listener)
+
+        def remove():
+            if listener in self._user_listeners:
+                self._user_listeners.remove(listener)
+        return remove
 
     # ------------------------------------------------------------------ misc
     def __repr__(self) -> str:
