@@ -19,6 +19,10 @@ from .frames import STATUS_ORDER
 __all__ = ["status_heatmap", "status_summary", "status_report", "STATUS_COLORS", "use_hangul_font"]
 
 
+STATUS_COLORS = {"UNKNOWN": "#bdbdbd", "GREEN": "#2e7d32", "MAINTENANCE": "#1565c0", "YELLOW": "#f9a825",
+                 "RED": "#c62828"}
+
+
 def use_hangul_font() -> str:
     """Register the bundled NanumGothic (regular and bold) with matplotlib's font manager and add it as a
     fallback: to ``font.family`` after the families already there (matplotlib falls back glyph by glyph along
@@ -28,16 +32,22 @@ def use_hangul_font() -> str:
     >>> use_hangul_font()
     'NanumGothic'
     """
+    import dataclasses
+
     import matplotlib
     from matplotlib import font_manager
 
     from .fonts import FONT_FAMILY, hangul_font_path
 
-    known = {f.fname for f in font_manager.fontManager.ttflist}
+    manager = font_manager.fontManager
+    known = {f.fname for f in manager.ttflist}
     for bold in (False, True):
         path = str(hangul_font_path(bold))
         if path not in known:
-            font_manager.fontManager.addfont(path)
+            manager.addfont(path)
+            if bold:   # its metadata says weight 600 ("semibold"): matplotlib would log a miss for every bold text
+                manager.ttflist = [dataclasses.replace(f, weight=700) if f.fname == path else f
+                                   for f in manager.ttflist]
     rc = matplotlib.rcParams
     for key in ("font.family", "font.sans-serif"):
         families = [rc[key]] if isinstance(rc[key], str) else list(rc[key])
