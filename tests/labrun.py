@@ -36,8 +36,10 @@ class LabProcess:
     """``toolkit lab --notebooks DIR`` with ``--no-browser --port=N --ServerApp.token=T``; its output goes to
     ``log``. ``.url``, ``.token``, ``.sandbox_url``, ``.jupyter_pid`` once :meth:`start` returned."""
 
-    def __init__(self, notebooks: Path, workdir: Path, startup_timeout: float = 120.0):
+    def __init__(self, notebooks: Path, workdir: Path, startup_timeout: float = 120.0, *,
+                 extra_env: dict | None = None, lab_args: list[str] = ()):
         self.notebooks, self.workdir, self.startup_timeout = Path(notebooks), Path(workdir), startup_timeout
+        self.extra_env, self.lab_args = dict(extra_env or {}), list(lab_args)
         self.port, self.token = free_port(), secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
         self.log = self.workdir / "toolkit-lab.log"
@@ -49,10 +51,10 @@ class LabProcess:
     def start(self) -> "LabProcess":
         self.runtime.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLKIT_")}
-        env.update(JUPYTER_RUNTIME_DIR=str(self.runtime), PYTHONUNBUFFERED="1")
+        env.update(JUPYTER_RUNTIME_DIR=str(self.runtime), PYTHONUNBUFFERED="1", **self.extra_env)
         cmd = [sys.executable, "-m", "toolkit.cli", "lab", "--notebooks", str(self.notebooks), "--",
                "--no-browser", f"--port={self.port}", f"--ServerApp.token={self.token}",
-               "--ServerApp.port_retries=0"]
+               "--ServerApp.port_retries=0", *self.lab_args]
         self.proc = subprocess.Popen(cmd, env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
                                      cwd=self.workdir)
         deadline = time.monotonic() + self.startup_timeout

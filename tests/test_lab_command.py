@@ -52,3 +52,25 @@ def test_a_signal_stops_jupyterlab_and_the_sandbox_together(tmp_path, sig):
         assert "JupyterLab and the sandbox stopped" in lab.output()
     finally:
         lab.stop()
+
+
+def test_the_lab_config_folder_keeps_the_users_config_and_adds_the_hangul_font(tmp_path, monkeypatch):
+    from toolkit.cli import LAB_FONT_CSS, lab_config_dir
+
+    mine = tmp_path / "home-jupyter"
+    (mine / "custom").mkdir(parents=True)
+    (mine / "custom" / "custom.css").write_text("body{color:red}")
+    (mine / "jupyter_server_config.json").write_text("{}")
+    (mine / "lab" / "user-settings").mkdir(parents=True)
+    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(mine))
+    monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
+    monkeypatch.delenv("JUPYTERLAB_WORKSPACES_DIR", raising=False)
+    target, env = lab_config_dir(tmp_path / "run")
+    assert env["JUPYTER_CONFIG_DIR"] == str(target) and (target / "jupyter_server_config.json").exists()
+    assert not (target / "lab").exists()                      # settings and workspaces stay the user's own
+    assert env["JUPYTERLAB_SETTINGS_DIR"] == str(mine / "lab" / "user-settings")
+    assert env["JUPYTERLAB_WORKSPACES_DIR"] == str(mine / "lab" / "workspaces")
+    css = (target / "custom" / "custom.css").read_text()
+    assert css.startswith(LAB_FONT_CSS) and css.endswith("body{color:red}")
+    assert (target / "custom" / "NanumGothic.ttf").stat().st_size > 1_000_000
+    assert (mine / "custom" / "custom.css").read_text() == "body{color:red}"   # the user's file is untouched

@@ -13,7 +13,9 @@
   runs in its own process group, is asked to stop with SIGTERM and is killed after :data:`LAB_STOP_TIMEOUT`
   seconds. JupyterLab starts without news, update checks or their "official Jupyter news?" toast, and a notebook
   opens with its own kernel started, no kernel-selection dialog (:data:`LAB_SETTINGS`, applied as settings
-  overrides of this run only; your own ``overrides.json`` still wins).
+  overrides of this run only; your own ``overrides.json`` still wins). Hangul shows in the lab on any machine:
+  the bundled NanumGothic is added to the lab's fonts as a fallback (a ``custom.css`` of this run, see
+  :func:`lab_config_dir`).
 """
 from __future__ import annotations
 
@@ -89,7 +91,8 @@ def lab_command(notebooks: str | Path, extra: list[str] = (), settings_dir: str 
         extra = extra[1:]
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers run as root
     quiet = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate"]
-    settings = [f"--LabApp.app_settings_dir={Path(settings_dir).resolve()}"] if settings_dir is not None else []
+    settings = [f"--LabApp.app_settings_dir={Path(settings_dir).resolve()}", "--LabApp.custom_css=True"] \
+        if settings_dir is not None else []
     return [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={Path(notebooks).resolve()}",
             "--ip=127.0.0.1", *root, *quiet, *settings, *extra]
 
@@ -146,6 +149,49 @@ def _signal_group(proc: subprocess.Popen, sig) -> None:
         pass
 
 
+LAB_FONT_CSS = """/* toolkit lab: Hangul with the bundled NanumGothic on machines without a CJK font (:root:root wins over
+   the theme's :root, loaded later) */
+@font-face{font-family:'NanumGothic';src:url('NanumGothic.ttf') format('truetype');font-weight:normal}
+@font-face{font-family:'NanumGothic';src:url('NanumGothicBold.ttf') format('truetype');font-weight:bold}
+:root:root{
+  --jp-ui-font-family:system-ui,-apple-system,blinkmacsystemfont,'Segoe UI',helvetica,arial,'NanumGothic',sans-serif,
+    'Apple Color Emoji','Segoe UI Emoji','Segoe UI Symbol';
+  --jp-content-font-family:var(--jp-ui-font-family);
+  --jp-code-font-family-default:menlo,consolas,'DejaVu Sans Mono','NanumGothic',monospace;
+}
+.jupyter-widgets,.widget-button,.widget-dropdown select,.widget-text input,.widget-html-content,.widget-label{
+  font-family:var(--jp-ui-font-family)}
+"""
+
+
+def lab_config_dir(where: str | Path) -> tuple[Path, dict[str, str]]:
+    """A Jupyter config folder for this run: a copy of yours (without its ``lab/`` folder, whose settings and
+    workspaces stay where they are and keep being saved there) plus ``custom/custom.css`` adding NanumGothic as
+    the lab's fallback font (after your own ``custom.css``, which is kept). Returns the folder and the
+    environment variables that point JupyterLab at it."""
+    from jupyter_core.paths import jupyter_config_dir
+
+    from .sandbox.pages import font_bytes
+
+    mine = Path(jupyter_config_dir())
+    target = Path(where) / "config"
+    if mine.is_dir():
+        shutil.copytree(mine, target, ignore=lambda folder, names: ["lab"] if Path(folder) == mine else [],
+                        dirs_exist_ok=True)
+    custom = target / "custom"
+    custom.mkdir(parents=True, exist_ok=True)
+    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):
+        data = font_bytes(name)
+        if data is not None:
+            (custom / name).write_bytes(data)
+    css = custom / "custom.css"
+    css.write_text(LAB_FONT_CSS + (css.read_text("utf-8") if css.exists() else ""), "utf-8")
+    env = {"JUPYTER_CONFIG_DIR": str(target),
+           "JUPYTERLAB_SETTINGS_DIR": os.environ.get("JUPYTERLAB_SETTINGS_DIR", str(mine / "lab" / "user-settings")),
+           "JUPYTERLAB_WORKSPACES_DIR": os.environ.get("JUPYTERLAB_WORKSPACES_DIR", str(mine / "lab" / "workspaces"))}
+    return target, env
+
+
 def cmd_lab(args) -> int:
     import importlib.util
 
@@ -160,7 +206,8 @@ def cmd_lab(args) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="toolkit-lab-") as tmp:
             cmd = lab_command(args.notebooks, args.lab_args, settings_dir=lab_settings_dir(tmp))
-            return run_until_signalled(cmd, env)
+            _, config_env = lab_config_dir(tmp)
+            return run_until_signalled(cmd, {**env, **config_env})
     finally:
         server.stop()
         print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)
