@@ -5,17 +5,40 @@
   JSON object ``{"hosts": {...five base URLs...}, "app": {...demo app: keys, client secret, redirect URIs...}}``
   and exits. The output holds the demo app's secrets in plain text, for wiring other tools to the sandbox.
 * ``toolkit lab`` starts a shared sandbox and JupyterLab on ``notebooks/``. Each notebook's ``toolkit.connect()``
-  starts its own embedded sandbox in its kernel (fresh, deterministic state: "Run All" gives the stored outputs);
-  ``toolkit.connect(shared=True)`` binds to the lab's shared sandbox instead (``TOOLKIT_SANDBOX_URL``).
+  starts its own embedded sandbox in its kernel (``connect(fresh=True)``, as the walkthroughs do: fresh,
+  deterministic state, "Run All" gives the stored outputs); ``toolkit.connect(shared=True)`` binds to the lab's
+  shared sandbox instead (``TOOLKIT_SANDBOX_URL``).
+
+  SIGTERM, SIGINT (Ctrl-C) and SIGHUP stop JupyterLab (with its kernels) and the sandbox together: JupyterLab
+  runs in its own process group, is asked to stop with SIGTERM and is killed after :data:`LAB_STOP_TIMEOUT`
+  seconds. JupyterLab starts without news, update checks or their "official Jupyter news?" toast, and a notebook
+  opens with its own kernel started, no kernel-selection dialog (:data:`LAB_SETTINGS`, applied as settings
+  overrides of this run only; your own ``overrides.json`` still wins). Hangul shows in the lab on any machine:
+  the bundled NanumGothic is added to the lab's fonts as a fallback (a ``custom.css`` of this run, see
+  :func:`lab_config_dir`).
 """
 from __future__ import annotations
 
 import argparse
 import json
 import os
+import shutil
+import signal
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+LAB_STOP_TIMEOUT = 15.0
+"""Seconds JupyterLab gets to shut its kernels down after SIGTERM before it is killed."""
+
+LAB_SETTINGS = {
+    # no news feed, no update check, no toast asking about them (nothing leaves loopback)
+    "@jupyterlab/apputils-extension:notification": {"fetchNews": "false", "checkForUpdates": False},
+    # a notebook opens with its kernelspec's kernel (python3: this Python, with toolkit) started, no dialog
+    "@jupyterlab/notebook-extension:tracker": {"autoStartDefaultKernel": True},
+}
+"""JupyterLab settings overrides ``toolkit lab`` applies."""
 
 
 def _server(args):
@@ -60,14 +83,113 @@ def cmd_sandbox(args) -> int:
     return 0
 
 
-def lab_command(notebooks: str | Path, extra: list[str] = ()) -> list[str]:
-    """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder)."""
+def lab_command(notebooks: str | Path, extra: list[str] = (), settings_dir: str | Path | None = None) -> list[str]:
+    """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder, no news or
+    update checks; ``settings_dir``: the app settings folder holding :data:`LAB_SETTINGS`)."""
     extra = list(extra)
     if extra[:1] == ["--"]:
         extra = extra[1:]
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers run as root
+    quiet = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate"]
+    settings = [f"--LabApp.app_settings_dir={Path(settings_dir).resolve()}", "--LabApp.custom_css=True"] \
+        if settings_dir is not None else []
     return [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={Path(notebooks).resolve()}",
-            "--ip=127.0.0.1", *root, *extra]
+            "--ip=127.0.0.1", *root, *quiet, *settings, *extra]
+
+
+def lab_settings_dir(where: str | Path) -> Path:
+    """An app settings folder for this run: the default one's files (if any) plus :data:`LAB_SETTINGS` as
+    ``overrides.d/toolkit.json`` (a user's ``overrides.json`` is applied after it, so it still wins)."""
+    target = Path(where) / "settings"
+    try:
+        from jupyterlab.commands import get_app_dir
+
+        default = Path(get_app_dir()) / "settings"
+    except Exception:  # noqa: BLE001 — no default folder to carry over
+        default = None
+    if default is not None and default.is_dir():
+        shutil.copytree(default, target, dirs_exist_ok=True)
+    (target / "overrides.d").mkdir(parents=True, exist_ok=True)
+    (target / "overrides.d" / "toolkit.json").write_text(json.dumps(LAB_SETTINGS, indent=1), "utf-8")
+    return target
+
+
+def run_until_signalled(cmd: list[str], env: dict, timeout: float = LAB_STOP_TIMEOUT) -> int:
+    """Run ``cmd`` in its own process group until it exits or this process gets SIGTERM, SIGINT or SIGHUP; then
+    ask the group to stop (SIGTERM) and kill it after ``timeout`` seconds. Returns its exit code (0 when
+    stopped by a signal)."""
+    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stopping = []
+
+    def stop(signum, _frame):
+        stopping.append(signum)
+        _signal_group(proc, signal.SIGTERM)
+
+    wanted = [signal.SIGTERM, signal.SIGINT] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {sig: signal.signal(sig, stop) for sig in wanted}
+    try:
+        code = proc.wait()
+    finally:
+        if proc.poll() is None:
+            _signal_group(proc, signal.SIGTERM)
+            try:
+                proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                _signal_group(proc, signal.SIGKILL)
+                proc.wait()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return 0 if stopping else code
+
+
+def _signal_group(proc: subprocess.Popen, sig) -> None:
+    try:
+        os.killpg(proc.pid, sig)          # JupyterLab and its kernels
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+LAB_FONT_CSS = """/* toolkit lab: Hangul with the bundled NanumGothic on machines without a CJK font (:root:root wins over
+   the theme's :root, loaded later) */
+@font-face{font-family:'NanumGothic';src:url('NanumGothic.ttf') format('truetype');font-weight:normal}
+@font-face{font-family:'NanumGothic';src:url('NanumGothicBold.ttf') format('truetype');font-weight:bold}
+:root:root{
+  --jp-ui-font-family:system-ui,-apple-system,blinkmacsystemfont,'Segoe UI',helvetica,arial,'NanumGothic',sans-serif,
+    'Apple Color Emoji','Segoe UI Emoji','Segoe UI Symbol';
+  --jp-content-font-family:var(--jp-ui-font-family);
+  --jp-code-font-family-default:menlo,consolas,'DejaVu Sans Mono','NanumGothic',monospace;
+}
+.jupyter-widgets,.widget-button,.widget-dropdown select,.widget-text input,.widget-html-content,.widget-label{
+  font-family:var(--jp-ui-font-family)}
+"""
+
+
+def lab_config_dir(where: str | Path) -> tuple[Path, dict[str, str]]:
+    """A Jupyter config folder for this run: a copy of yours (without its ``lab/`` folder, whose settings and
+    workspaces stay where they are and keep being saved there) plus ``custom/custom.css`` adding NanumGothic as
+    the lab's fallback font (after your own ``custom.css``, which is kept). Returns the folder and the
+    environment variables that point JupyterLab at it."""
+    from jupyter_core.paths import jupyter_config_dir
+
+    from .sandbox.pages import font_bytes
+
+    mine = Path(jupyter_config_dir())
+    target = Path(where) / "config"
+    if mine.is_dir():
+        shutil.copytree(mine, target, ignore=lambda folder, names: ["lab"] if Path(folder) == mine else [],
+                        dirs_exist_ok=True)
+    custom = target / "custom"
+    custom.mkdir(parents=True, exist_ok=True)
+    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):
+        data = font_bytes(name)
+        if data is not None:
+            (custom / name).write_bytes(data)
+    css = custom / "custom.css"
+    css.write_text(LAB_FONT_CSS + (css.read_text("utf-8") if css.exists() else ""), "utf-8")
+    env = {"JUPYTER_CONFIG_DIR": str(target),
+           "JUPYTERLAB_SETTINGS_DIR": os.environ.get("JUPYTERLAB_SETTINGS_DIR", str(mine / "lab" / "user-settings")),
+           "JUPYTERLAB_WORKSPACES_DIR": os.environ.get("JUPYTERLAB_WORKSPACES_DIR", str(mine / "lab" / "workspaces"))}
+    return target, env
 
 
 def cmd_lab(args) -> int:
@@ -80,14 +202,15 @@ def cmd_lab(args) -> int:
     # Each notebook's toolkit.connect() starts its own embedded sandbox in the kernel, so "Run All" reproduces the
     # stored outputs; toolkit.connect(shared=True) binds to this shared one (also reachable by other tools).
     env = {**os.environ, "TOOLKIT_SANDBOX_URL": server.base_url}
-    cmd = lab_command(args.notebooks, args.lab_args)
     print(f"sandbox on {server.base_url}; starting JupyterLab on {Path(args.notebooks).resolve()}", flush=True)
     try:
-        return subprocess.call(cmd, env=env)
-    except KeyboardInterrupt:
-        return 0
+        with tempfile.TemporaryDirectory(prefix="toolkit-lab-") as tmp:
+            cmd = lab_command(args.notebooks, args.lab_args, settings_dir=lab_settings_dir(tmp))
+            _, config_env = lab_config_dir(tmp)
+            return run_until_signalled(cmd, {**env, **config_env})
     finally:
         server.stop()
+        print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -61,6 +61,7 @@ class Client:
         self.sandbox = sandbox
         self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
         self._areas: dict[str, Any] = {}
+        self._user_listeners: list = []
 
     # ------------------------------------------------------------------ areas
     def __getattr__(self, name: str):
@@ -170,10 +171,36 @@ class Client:
         """Log a user in with the OAuth flow (headless in the sandbox); see :meth:`toolkit.oauth.OAuthArea.login`."""
         return self.oauth.login(*args, **kwargs)
 
-    def use_token(self, access_token: "str | Secret | None") -> "Client":
-        """Act as the user of this access token from now on (None forgets it)."""
+    def use_token(self, access_token: "str | Secret | None", *, same_user: bool = False) -> "Client":
+        """Act as the user of this access token from now on (None forgets it).
+
+        Unless ``same_user`` (a refreshed token of the same login), the listeners of :meth:`on_user_change` are
+        told, e.g. a :class:`~toolkit.widgets.ConsentPanel` shows the new user's consent."""
+        before = self.access_token
         self.access_token = Secret(access_token) if access_token is not None else None
+        if not same_user and self.access_token != before:
+            for listener in list(self._user_listeners):
+                try:
+                    listener(self)
+                except Exception as exc:  # noqa: BLE001 — a display hook must not break the login itself
+                    import warnings
+
+                    warnings.warn(f"a user-change listener failed: {type(exc).__name__}: {exc}", stacklevel=2)
         return self
+
+    def on_user_change(self, listener) -> "callable":
+        """Call ``listener(client)`` whenever the client starts acting as another user (a login, ``login_as``,
+        ``use_token``, a logout); not on a token refresh. Returns a function that removes the listener.
+
+        >>> stop = tk.on_user_change(lambda c: print("now:", c.user.me()["id"]))   # doctest: +SKIP
+        >>> stop()                                                                  # doctest: +SKIP
+        """
+        self._user_listeners.append(listener)
+
+        def remove():
+            if listener in self._user_listeners:
+                self._user_listeners.remove(listener)
+        return remove
 
     # ------------------------------------------------------------------ misc
     def __repr__(self) -> str:
@@ -306,6 +333,17 @@ class SandboxHandle:
         (:func:`toolkit.reports.consent_events_frame`)."""
         return self._call("GET", "/sandbox/identity/events", params={"since": int(since)})["events"]
 
+    def reset(self) -> "SandboxHandle":
+        """Throw the sandbox's state away and start again from its seed (same base URL, about 20 ms): the
+        state a fresh ``toolkit.connect()`` had. Every token and client state of the old sandbox is void.
+        ``toolkit.connect(fresh=True)`` calls this."""
+        if self.server is not None:
+            self.server.reset()
+        else:
+            self._call("POST", "/sandbox/reset")
+        self._clock_seen = None
+        return self
+
     def control(self, method: str, path: str, **kw):
         """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
         return self._call(method, path, **kw)
@@ -318,9 +356,11 @@ _EMBEDDED = None
 _EMBEDDED_LOCK = threading.Lock()
 
 
-def embedded_sandbox():
-    """The process-wide embedded sandbox server, started on first use and stopped at exit."""
+def embedded_sandbox(with_flag: bool = False):
+    """The process-wide embedded sandbox server, started on first use and stopped at exit
+    (``with_flag=True``: also whether this call started it)."""
     global _EMBEDDED
+    started = False
     with _EMBEDDED_LOCK:
         if _EMBEDDED is None or not _EMBEDDED.running:
             from .sandbox.server import SandboxServer  # the only place the client imports the sandbox
@@ -328,8 +368,8 @@ def embedded_sandbox():
             server = SandboxServer(port=0)
             server.start()
             atexit.register(server.stop)
-            _EMBEDDED = server
-        return _EMBEDDED
+            _EMBEDDED, started = server, True
+        return (_EMBEDDED, started) if with_flag else _EMBEDDED
 
 
 def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, app_id=None, redirect_uri=None,
@@ -363,7 +403,7 @@ def _sandbox_config(config: dict, overrides: dict) -> Config:
 
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
-             env=None, transport=None, async_transport=None):
+             fresh: bool = False, env=None, transport=None, async_transport=None):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
@@ -371,15 +411,22 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
             raise ConfigurationError("connect(shared=True) binds to the sandbox of `toolkit lab` or `toolkit sandbox`"
                                      ": set TOOLKIT_SANDBOX_URL to its base URL (toolkit lab sets it)")
         handle = SandboxHandle(base)
+        if fresh:
+            handle.reset()
         return cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
                    async_transport=async_transport)
     cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
                                        timeout, total_timeout, env)
     if cfg is not None:
+        if fresh:
+            raise ConfigurationError("fresh=True resets a sandbox; this client is configured for other hosts "
+                                     "(drop fresh=, or pass sandbox=True for the embedded sandbox)")
         return cls(cfg, transport=transport, async_transport=async_transport)
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
-    server = embedded_sandbox()
+    server, started = embedded_sandbox(with_flag=True)
+    if fresh and not started:
+        server.reset()
     return cls(_sandbox_config(server.config(), overrides), sandbox=SandboxHandle(server.base_url, server),
                transport=transport, async_transport=async_transport)
 
@@ -394,14 +441,36 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     * ``connect(sandbox=True)`` forces the embedded sandbox even when ``TOOLKIT_*`` variables are set.
     * ``connect(shared=True)`` binds to a sandbox served by another process — the one ``toolkit lab`` starts
       (``TOOLKIT_SANDBOX_URL``) — with its control API, so several notebooks share one sandbox's state.
+    * ``connect(fresh=True)`` — a sandbox client whose sandbox starts again from its seed: the state, clock and
+      incidents of earlier cells are thrown away (same port, about 20 ms), so running a notebook again in the
+      same kernel gives the same outputs. The walkthroughs start with it. Clients made earlier in the process
+      talk to the fresh state too (their tokens are void). Only for a sandbox (embedded or ``shared=True``).
 
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
     default 30).
 
-    >>> tk = connect()                        # doctest: +SKIP
+    In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
+    (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul.
+
+    >>> tk = connect(fresh=True)              # doctest: +SKIP
     >>> tk.status.current().head()            # doctest: +SKIP
     """
-    return _connect(Client, hosts, **kw)
+    client = _connect(Client, hosts, **kw)
+    _hangul_in_kernel()
+    return client
+
+
+def _hangul_in_kernel() -> None:
+    """In a Jupyter kernel, register the bundled Hangul font for the user's own plots (matplotlib is imported
+    here, not at ``import toolkit``)."""
+    import sys
+
+    if "ipykernel" in sys.modules:
+        try:
+            from .plots import use_hangul_font
+        except ImportError:   # matplotlib missing: nothing draws anyway
+            return
+        use_hangul_font()
 
 
 def connect_async(hosts: "str | dict | Hosts | None" = None, **kw) -> AsyncClient:

@@ -374,7 +374,7 @@ class OAuthArea(Area):
             tok.claims = previous.claims
         if use:
             self.token = tok
-            self.client.use_token(tok.access_token)
+            self.client.use_token(tok.access_token, same_user=previous is not None)
         return tok
 
     def _now_flow(self):

@@ -1,6 +1,14 @@
 """matplotlib reports. Imported lazily: ``import toolkit`` never imports matplotlib.
 
 >>> fig = status_report(tk.status.current(), tk.status.history())     # doctest: +SKIP
+
+Importing this module registers the bundled Hangul font (NanumGothic, :mod:`toolkit.fonts`) with matplotlib
+and adds it to the sans-serif fallback list, so any plot drawn afterwards — the toolkit's and your own, e.g. a
+title "서면 카페" or place names as tick labels — draws Hangul instead of boxes, with no "Glyph … missing"
+warnings; Latin text keeps matplotlib's default font. Every toolkit call that draws imports this module first.
+
+>>> import toolkit.plots                                              # doctest: +SKIP
+>>> df.plot.bar(title="서면 카페")                                    # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -8,10 +16,49 @@ import pandas as pd
 
 from .frames import STATUS_ORDER
 
-__all__ = ["status_heatmap", "status_summary", "status_report", "STATUS_COLORS"]
+__all__ = ["status_heatmap", "status_summary", "status_report", "STATUS_COLORS", "use_hangul_font"]
+
 
 STATUS_COLORS = {"UNKNOWN": "#bdbdbd", "GREEN": "#2e7d32", "MAINTENANCE": "#1565c0", "YELLOW": "#f9a825",
                  "RED": "#c62828"}
+
+
+def use_hangul_font() -> str:
+    """Register the bundled NanumGothic (regular and bold) with matplotlib's font manager and add it as a
+    fallback: to ``font.family`` after the families already there (matplotlib falls back glyph by glyph along
+    that list, so Latin text keeps its font and Hangul comes from NanumGothic) and to ``font.sans-serif``.
+    Idempotent; returns the family name.
+
+    >>> use_hangul_font()
+    'NanumGothic'
+    """
+    import dataclasses
+
+    import matplotlib
+    from matplotlib import font_manager
+
+    from .fonts import FONT_FAMILY, hangul_font_path
+
+    manager = font_manager.fontManager
+    known = {f.fname for f in manager.ttflist}
+    for bold in (False, True):
+        path = str(hangul_font_path(bold))
+        if path not in known:
+            manager.addfont(path)
+            if bold:   # its metadata says weight 600 ("semibold"): matplotlib would log a miss for every bold text
+                manager.ttflist = [dataclasses.replace(f, weight=700) if f.fname == path else f
+                                   for f in manager.ttflist]
+    rc = matplotlib.rcParams
+    for key in ("font.family", "font.sans-serif"):
+        families = [rc[key]] if isinstance(rc[key], str) else list(rc[key])
+        if FONT_FAMILY not in families:
+            rc[key] = families + [FONT_FAMILY]
+    # the minus sign U+2212, which NanumGothic lacks, comes from the first font (DejaVu Sans has it); should
+    # NanumGothic be the only font, draw an ASCII hyphen instead
+    families = [rc["font.family"]] if isinstance(rc["font.family"], str) else list(rc["font.family"])
+    if families[0] == FONT_FAMILY:
+        rc["axes.unicode_minus"] = False
+    return FONT_FAMILY
 
 
 def _plt():
@@ -29,6 +76,9 @@ def _plt():
     import matplotlib.pyplot as plt
 
     return plt
+
+
+use_hangul_font()
 
 
 def _cmap():

@@ -251,6 +251,8 @@ class UserArea(Area):
         """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`."""
         import matplotlib.pyplot as plt
 
+        from . import plots  # noqa: F401 — registers the bundled Hangul font
+
         rates = report.mean().sort_values(ascending=False) if len(report) else report.sum()
         created = ax is None
         if created:

@@ -11,6 +11,13 @@ checks ``state``, exchanges the code and verifies the ID token). In the sandbox 
 request headlessly, acting as a demo user (the user list comes from the sandbox control API; the login and
 consent pages are driven like a browser would), so tests and nbval runs need no browser.
 
+``ConsentPanel(tk)`` follows the client: when ``tk`` starts acting as another user (the login widget, ``tk.login``,
+``tk.login_as``, a logout) it shows that user's consent items at once (:meth:`toolkit.Client.on_user_change`);
+its **Refresh** button reloads them (e.g. after consent changed elsewhere).
+
+Labels are never cut: descriptions take their natural width (``style={"description_width": "initial"}``) and
+buttons size to their text.
+
 The widget never displays a token. The authorize URL (it carries the app's ``client_id``) is shown only after
 **Start login** is pressed and cleared once the login completes, so a notebook that logs in headlessly stores no
 app key in its widget state.
@@ -28,6 +35,16 @@ def _w():
     return ipywidgets
 
 
+_WIDE = {"description_width": "initial"}
+_LINK = ("display:inline-block;padding:4px 14px;border-radius:3px;background:#1976d2;color:#fff;"
+         "font-weight:bold;text-decoration:none")
+
+
+def _button(w, description: str, **kw):
+    """A button sized to its text (the default fixed width cuts longer descriptions)."""
+    return w.Button(description=description, layout=w.Layout(width="auto"), **kw)
+
+
 def _sandbox_callback(tk) -> str | None:
     uris = tk.credentials.extra.get("redirect_uris") or []
     return next((u for u in uris if u.endswith("/sandbox/callback")), None)
@@ -39,6 +56,7 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
     Parts, for programmatic use: ``.start_button``, ``.link``, ``.redirect`` (paste box), ``.complete_button``,
     ``.status``, ``.profile``, ``.logout_button``; in the sandbox also ``.demo_user`` (dropdown of demo users'
     e-mails) and ``.demo_button``. ``.request()`` is the pending :class:`~toolkit.oauth.AuthRequest` (or None).
+    The status follows the client's user wherever it changes; ``.unfollow()`` stops that.
 
     ``redirect_uri``: default, in the sandbox its ``/sandbox/callback`` page (shows the address to copy), else
     the app's configured redirect URI.
@@ -47,12 +65,12 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
     uri = redirect_uri or (_sandbox_callback(tk) if tk.sandbox is not None else None) or tk.credentials.redirect_uri
     pending = {"request": None}
 
-    start_button = w.Button(description="Start login", button_style="primary", tooltip="build a login request")
+    start_button = _button(w, "Start login", button_style="primary", tooltip="build a login request")
     link = w.HTML("")
     redirect = w.Text(placeholder="paste the address the browser was sent to", description="Redirect URL",
-                      layout=w.Layout(width="90%"))
-    complete_button = w.Button(description="Complete login", tooltip="check state, exchange the code")
-    logout_button = w.Button(description="Log out", disabled=True)
+                      style=_WIDE, layout=w.Layout(width="70%", min_width="24rem"))
+    complete_button = _button(w, "Complete login", tooltip="check state, exchange the code")
+    logout_button = _button(w, "Log out", disabled=True)
     status = w.HTML("<i>not logged in</i>")
     profile = w.HTML("")
 
@@ -60,8 +78,12 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         pending["request"] = tk.oauth.authorize_url(scopes, redirect_uri=uri, login_hint=login_hint)
         return pending["request"]
 
-    def show(token):
-        claims = token.claims or {}
+    shown = {"token": None}
+
+    def show(token=None):
+        """Show the user the client acts as: ``token`` is the login's Token (None: a token set by code)."""
+        shown["token"] = token
+        claims = (token.claims if token is not None else None) or {}
         try:
             me = tk.user.me()
         except Exception:  # noqa: BLE001 — the profile is a courtesy; the login itself succeeded
@@ -76,7 +98,8 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
             parts.append(escape(str(nickname)))
         if mail:
             parts.append(f"&lt;{escape(str(mail))}&gt;")
-        parts.append(f"— scopes: {escape(', '.join(sorted(token.scopes)) or '(none)')}")
+        if token is not None:
+            parts.append(f"— scopes: {escape(', '.join(sorted(token.scopes)) or '(none)')}")
         profile.value = " ".join(parts)
         logout_button.disabled = False
 
@@ -97,7 +120,19 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
             pending["request"] = None  # state and code are single use
             link.value = ""
             redirect.value = ""
-        show(token)
+        if shown["token"] is not token:   # the user-change hook below normally showed it already
+            show(token)
+
+    def follow(_client=None):
+        """The client's user changed (here or elsewhere: tk.login, tk.login_as, use_token): show it."""
+        if tk.access_token is None:
+            status.value, profile.value = "<i>not logged in</i>", ""
+            logout_button.disabled = True
+            shown["token"] = None
+        elif getattr(tk.oauth, "token", None) is not None and tk.oauth.token.access_token == tk.access_token:
+            show(tk.oauth.token)
+        else:
+            show(None)
 
     def on_start(_=None):
         try:
@@ -105,8 +140,8 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         except Exception as exc:  # noqa: BLE001
             fail(exc)
             return
-        link.value = (f"<a href='{escape(req.url, quote=True)}' target='_blank' rel='noopener'>Open the login "
-                      "page</a>, log in, then paste the address you land on below.")
+        link.value = (f"<a href='{escape(req.url, quote=True)}' target='_blank' rel='noopener' style='{_LINK}'>"
+                      "Open the login page ↗</a> log in there, then paste the address you land on below.")
         status.value = "<i>waiting for the redirect URL…</i>"
 
     def on_complete(_=None):
@@ -135,8 +170,9 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         except Exception:  # noqa: BLE001
             options = []
         default = email if email in [v for _, v in options] else (options[0][1] if options else None)
-        demo_user = w.Dropdown(options=options, value=default, description="Demo user")
-        demo_button = w.Button(description="Log in as demo user", tooltip="sandbox: act as the user, no browser")
+        demo_user = w.Dropdown(options=options, value=default, description="Demo user", style=_WIDE,
+                               layout=w.Layout(width="auto", min_width="20rem"))
+        demo_button = _button(w, "Log in as demo user", tooltip="sandbox: act as the user, no browser")
 
         def on_demo(_=None):
             chosen = demo_user.value
@@ -161,39 +197,60 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
     box.request = lambda: pending["request"]
     for name, widget in box_extra.items():
         setattr(box, name, widget)
-    if getattr(tk.oauth, "token", None) is not None and tk.oauth.token.access_token == tk.access_token:
-        show(tk.oauth.token)
+    box.unfollow = tk.on_user_change(follow)
+    if tk.access_token is not None:
+        follow()
     return box
 
 
 def ConsentPanel(tk, *, target_id: int | None = None):
-    """A table of the user's scopes (agreed / revocable) with a Revoke button per revocable agreed scope.
+    """A table of the user's scopes (agreed / revocable) with a Revoke button per revocable agreed scope, and a
+    **Refresh** button. It follows the client: when ``tk`` acts as another user (a login anywhere, a logout) it
+    shows that user's scopes at once. With ``target_id`` it shows that user (admin key) and does not follow.
 
-    For programmatic use: ``.frame`` (the scopes DataFrame shown), ``.buttons`` (scope id → its Revoke button),
-    ``.message`` (last result), ``.refresh()`` and ``.revoke(scope_id)``.
+    For programmatic use: ``.frame`` (the scopes DataFrame shown, None when no user), ``.user_id``,
+    ``.buttons`` (scope id → its Revoke button), ``.refresh_button``, ``.message`` (last result),
+    ``.refresh()``, ``.revoke(scope_id)`` and ``.unfollow()``.
+
+    >>> panel = ConsentPanel(tk)          # doctest: +SKIP
+    >>> tk.login_as(4100000002)           # doctest: +SKIP  — the panel now lists user 4100000002's scopes
     """
     w = _w()
     out = w.VBox()
     message = w.HTML("")
+    heading = w.HTML("")
+    refresh_button = _button(w, "Refresh", icon="refresh", tooltip="reload the consent items")
+    out.frame, out.buttons, out.user_id = None, {}, None
 
     def render():
-        df = tk.user.scopes(target_id=target_id)
-        rows = [w.HTML("<b>scope</b> — agreed / revocable")]
-        buttons = {}
-        for rec in df.to_dict("records"):
-            revocable = bool(rec["revocable"]) if rec["revocable"] is not None and rec["revocable"] == rec["revocable"] \
-                else False
-            label = w.HTML(f"<code>{escape(rec['id'])}</code> {escape(rec['display_name'])}: "
-                           f"{'✔' if rec['agreed'] else '✘'} / {'yes' if revocable else '-'}")
-            if rec["agreed"] and revocable:
-                btn = w.Button(description="Revoke", layout=w.Layout(width="6rem"))
-                btn.on_click(lambda _b, sid=rec["id"]: revoke(sid))
-                buttons[rec["id"]] = btn
-                rows.append(w.HBox([label, btn]))
-            else:
-                rows.append(label)
+        rows, buttons = [], {}
+        try:
+            df = tk.user.scopes(target_id=target_id)
+        except Exception as exc:  # noqa: BLE001 — shown in the panel
+            df = None
+            who = "no user is logged in" if tk.access_token is None and target_id is None else \
+                f"<span style='color:#b00'>{escape(type(exc).__name__)}: {escape(str(exc))}</span>"
+            heading.value = f"<b>Consent items</b> — {who}"
+        if df is not None:
+            uid = df.attrs.get("meta", {}).get("id", target_id)
+            heading.value = f"<b>Consent items of user <code>{escape(str(uid))}</code></b> — agreed / revocable"
+            for rec in df.to_dict("records"):
+                revocable = bool(rec["revocable"]) if rec["revocable"] is not None and rec["revocable"] == rec["revocable"] \
+                    else False
+                label = w.HTML(f"<code>{escape(rec['id'])}</code> {escape(rec['display_name'])}: "
+                               f"{'✔' if rec['agreed'] else '✘'} / {'yes' if revocable else '-'}")
+                if rec["agreed"] and revocable:
+                    btn = _button(w, "Revoke", tooltip=f"withdraw consent to {rec['id']}")
+                    btn.on_click(lambda _b, sid=rec["id"]: revoke(sid))
+                    buttons[rec["id"]] = btn
+                    rows.append(w.HBox([label, btn]))
+                else:
+                    rows.append(label)
+            out.user_id = uid
+        else:
+            out.user_id = None
         out.frame, out.buttons = df, buttons
-        out.children = rows + [message]
+        out.children = [w.HBox([heading, refresh_button])] + rows + [message]
 
     def revoke(scope_id):
         try:
@@ -203,6 +260,12 @@ def ConsentPanel(tk, *, target_id: int | None = None):
             message.value = f"<span style='color:#b00'>{escape(str(exc))}</span>"
         render()
 
-    out.refresh, out.revoke, out.message = render, revoke, message
+    def on_user_change(_client):
+        message.value = ""
+        render()
+
+    refresh_button.on_click(lambda _b: render())
+    out.refresh, out.revoke, out.message, out.refresh_button = render, revoke, message, refresh_button
+    out.unfollow = tk.on_user_change(on_user_change) if target_id is None else (lambda: None)
     render()
     return out

@@ -126,3 +126,66 @@ def test_consent_report_and_plot(fresh_tk):
     assert bars["profile"] == 100 and bars["account_email"] == 50
     assert "2 users" in ax.get_title()
     plt.close(ax.figure)
+
+
+def test_consent_panel_follows_the_clients_user(fresh_tk):
+    tk = fresh_tk
+    panel = ConsentPanel(tk)
+    assert panel.frame is None and panel.user_id is None and "no user is logged in" in _text(panel)
+    tk.login_as(4100000001, scopes=["profile", "account_email"])
+    assert panel.user_id == 4100000001 and "account_email" in panel.buttons
+    assert "4100000001" in _text(panel)
+    box = LoginWidget(tk, scopes=["profile"])          # a login through the widget: the panel follows
+    box.demo_user.value = "jun@sandbox.test"
+    box.demo_button.click()
+    assert panel.user_id == 4100000002 and "4100000002" in _text(panel) and "4100000001" not in _text(panel)
+    assert not panel.frame.loc[panel.frame["id"] == "account_email", "agreed"].item()
+    box.logout_button.click()
+    assert panel.user_id is None and panel.frame is None and "no user is logged in" in _text(panel)
+    panel.unfollow()
+    tk.login_as(4100000003, scopes=["profile"])
+    assert panel.user_id is None                        # no longer following
+
+
+def test_login_widget_follows_a_login_made_elsewhere(fresh_tk):
+    tk = fresh_tk
+    box = LoginWidget(tk, scopes=["profile"])
+    tk.login("minji@sandbox.test", scopes=["profile"])
+    assert "logged in" in box.status.value and "4100000001" in box.profile.value and not box.logout_button.disabled
+    tk.use_token(None)
+    assert "not logged in" in box.status.value and box.logout_button.disabled
+
+
+def test_consent_panel_refresh_button_reloads(fresh_tk):
+    tk = fresh_tk.login_as(4100000001, scopes=["profile", "account_email", "gender"])
+    panel = ConsentPanel(tk)
+    assert {"account_email", "gender"} <= set(panel.buttons)
+    tk.user.revoke_scopes(["gender"])                   # consent changed outside the panel
+    assert "gender" in panel.buttons                    # the panel does not poll
+    panel.refresh_button.click()
+    assert "gender" not in panel.buttons and "account_email" in panel.buttons
+
+
+def test_a_token_refresh_is_not_a_user_change(fresh_tk):
+    tk = fresh_tk
+    tk.login("minji@sandbox.test", scopes=["profile"])
+    seen = []
+    stop = tk.on_user_change(lambda c: seen.append(c.access_token))
+    before = tk.access_token
+    tk.oauth.refresh()
+    assert tk.access_token != before and seen == []
+    tk.login_as(4100000002)
+    assert len(seen) == 1
+    stop()
+    tk.login_as(4100000003)
+    assert len(seen) == 1
+
+
+def test_labels_are_not_cut(fresh_tk):
+    box = LoginWidget(fresh_tk, scopes=["profile"])
+    assert box.redirect.style.description_width == "initial"
+    assert box.demo_user.style.description_width == "initial"
+    for button in (box.start_button, box.complete_button, box.logout_button, box.demo_button):
+        assert button.layout.width == "auto", button.description
+    box.start_button.click()
+    assert "<a href=" in box.link.value and "target='_blank'" in box.link.value and "background:" in box.link.value

@@ -3,6 +3,7 @@
 >>> server = SandboxServer(port=0).start()      # doctest: +SKIP
 >>> server.hosts()["status"]                     # doctest: +SKIP
 'http://127.0.0.1:41235/status'
+>>> server.reset()                               # doctest: +SKIP  — fresh seeded state, same port
 >>> server.stop()                                # doctest: +SKIP
 """
 from __future__ import annotations
@@ -14,13 +15,44 @@ from .clock import DEFAULT_START
 __all__ = ["SandboxServer"]
 
 
+class _Current:
+    """The ASGI app uvicorn serves: forwards to the server's current state's app (swapped by ``reset``)."""
+
+    def __init__(self, server: "SandboxServer"):
+        self.server = server
+
+    async def __call__(self, scope, receive, send):
+        await self.server._app(scope, receive, send)
+
+
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
                  clock_start: str = DEFAULT_START, frozen: bool = False):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
-        self.sandbox = Sandbox(db or ":memory:", seed=seed, clock_start=clock_start, frozen=frozen)
-        super().__init__(create_app(self.sandbox), port, name="toolkit-sandbox", host=host)
+        self.db = db
+        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen}
+        self.sandbox = Sandbox(db or ":memory:", **self._options)
+        self._app = self._build(self.sandbox)
+        super().__init__(_Current(self), port, name="toolkit-sandbox", host=host)
+
+    def _build(self, sandbox: Sandbox):
+        app = create_app(sandbox)
+        app.state.reset = self.reset          # POST /sandbox/reset
+        return app
+
+    def reset(self) -> "SandboxServer":
+        """Throw the state away and start again from the seed: a new in-memory store seeded exactly as at
+        start-up (same seed, clock start and frozen flag), served on the same port. Takes about 20 ms (the
+        read-only datasets stay loaded). A sandbox persisted in a file (``db=``) is not reset."""
+        if self.db not in (None, ":memory:"):
+            raise ValueError(f"the sandbox persisted in {self.db!r} is not reset: start one without db= for a "
+                             "fresh state")
+        old = self.sandbox
+        new = Sandbox(":memory:", **self._options, base_url=old.base_url)
+        self.sandbox, self._app = new, self._build(new)
+        old.model("events").stop()            # its webhook worker, if it ran (the old store is garbage-collected)
+        return self
 
     def _prepare(self):
         server = super()._prepare()

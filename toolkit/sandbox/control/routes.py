@@ -11,6 +11,9 @@ or as the platform.
 * ``GET /sandbox/callback`` and ``GET /sandbox/logged-out`` — the demo app's registered redirect and logout
   redirect pages: they show the outcome and ask the learner to paste the address into the notebook
   (``tk.oauth.complete(request, url)`` or the login widget)
+* ``POST /sandbox/reset`` — throw the state away and start again from the seed (same port, same seed, clock
+  start and frozen flag; a sandbox persisted in a file answers 409): what ``toolkit.connect(fresh=True)`` does
+* ``GET /sandbox/fonts/NanumGothic.ttf`` — the bundled Hangul web font every sandbox page uses (cached a day)
 """
 from __future__ import annotations
 
@@ -18,9 +21,10 @@ from __future__ import annotations
 from html import escape
 
 from starlette.requests import Request
-from starlette.responses import HTMLResponse
+from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from ..pages import FONT_CSS, FONT_STACK, font_bytes
 from ..web import api_error, json_response, read_json, sandbox_of
 
 
@@ -71,7 +75,7 @@ async def webhooks(request: Request):
 
 def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
-                        "<style>body{font-family:sans-serif;max-width:40em;margin:3em auto}</style></head>"
+                        f"<style>{FONT_CSS}body{{font-family:{FONT_STACK};max-width:40em;margin:3em auto}}</style></head>"
                         f"<body><h1>{escape(title)}</h1>{body}</body></html>")
 
 
@@ -93,6 +97,28 @@ async def openapi_json(request: Request):
     return json_response(build_document(f"{request.url.scheme}://{request.url.netloc}"))
 
 
+def reset(request: Request):
+    """``POST /sandbox/reset`` (a sync handler: runs in the thread pool, as the old state's webhook worker is
+    joined). Answers the new state's config."""
+    do_reset = getattr(request.app.state, "reset", None)
+    if do_reset is None:
+        raise api_error(409, -2, "this sandbox app is not served by a SandboxServer: it cannot be reset")
+    try:
+        server = do_reset()
+    except ValueError as exc:
+        raise api_error(409, -2, str(exc)) from None
+    return json_response(server.sandbox.config())
+
+
+async def font(request: Request):
+    """``GET /sandbox/fonts/NanumGothic.ttf`` (and ``NanumGothicBold.ttf``): the bundled Hangul web font of the
+    sandbox's pages, cacheable for a day (it changes only with the font package)."""
+    data = font_bytes(request.path_params["name"])
+    if data is None:
+        raise api_error(404, -404, "no such font: " + request.path_params["name"])
+    return Response(data, media_type="font/ttf", headers={"Cache-Control": "public, max-age=86400, immutable"})
+
+
 async def logged_out(request: Request):
     return _page("Logged out", "<p id='logged-out'>You are logged out of the sandbox account.</p>")
 
@@ -103,4 +129,5 @@ def routes(sandbox):
         Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
         Route("/callback", callback), Route("/logged-out", logged_out),
         Route("/openapi.json", openapi_json, methods=["GET"]),
+        Route("/fonts/{name}", font, methods=["GET"]), Route("/reset", reset, methods=["POST"]),
     ]}

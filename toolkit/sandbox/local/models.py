@@ -76,6 +76,8 @@ NEAR_REGION_M = 30.0
 NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
 PLACE_URL = "https://place.sandbox.invalid/"
+_WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
+_WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
 
 
@@ -232,7 +234,6 @@ class Model:
     def __init__(self, sandbox):
         self.sandbox = sandbox
         self._world: World | None = None
-        self._lock = threading.Lock()
         self.requests: list[tuple[float, str]] = []   # (time.monotonic(), endpoint) of every local request
 
     # ================================================================== request log (control API)
@@ -263,10 +264,14 @@ class Model:
         return {"type": "FeatureCollection", "features": feats}
 
     def world(self) -> World:
+        """The address/place world, loaded once per process (about 1.5 s) and shared by every sandbox — it is
+        read-only, so a reset sandbox (``connect(fresh=True)``) does not load it again."""
         if self._world is None:
-            with self._lock:
-                if self._world is None:
-                    self._world = World(self.sandbox.datasets / "local")
+            root = self.sandbox.datasets / "local"
+            with _WORLDS_LOCK:
+                if root not in _WORLDS:
+                    _WORLDS[root] = World(root)
+                self._world = _WORLDS[root]
         return self._world
 
     # ================================================================== address search

@@ -7,14 +7,52 @@ simple enough for a headless client to fill in (field names are stable: ``email`
 """
 from __future__ import annotations
 
+import io
+from functools import lru_cache
 from html import escape
 
 from starlette.responses import HTMLResponse
 
-__all__ = ["login_page", "select_page", "consent_page", "error_page"]
+__all__ = ["login_page", "select_page", "consent_page", "error_page", "FONT_CSS", "FONT_ROUTE", "FONT_STACK", "font_bytes"]
 
-_STYLE = """<style>body{font-family:system-ui,sans-serif;max-width:28rem;margin:3rem auto;color:#222}
-h1{font-size:1.3rem}label{display:block;margin:.5rem 0}input[type=email],input[type=password]{width:100%;padding:.4rem}
+FONT_ROUTE = "/sandbox/fonts/"
+"""Where the sandbox serves its bundled Hangul web font (``GET /sandbox/fonts/NanumGothic.ttf``)."""
+
+FONT_CSS = ("@font-face{font-family:'NanumGothic';src:url('" + FONT_ROUTE + "NanumGothic.ttf') format('truetype');"
+            "font-weight:normal;font-display:swap}"
+            "@font-face{font-family:'NanumGothic';src:url('" + FONT_ROUTE + "NanumGothicBold.ttf') format('truetype');"
+            "font-weight:bold;font-display:swap}")
+"""CSS every sandbox HTML page includes: Hangul draws with the bundled NanumGothic (the same TTF matplotlib
+uses, :mod:`toolkit.fonts`) on a machine without a CJK font. Use ``font-family: ... NanumGothic, sans-serif``."""
+
+FONT_STACK = "system-ui,'NanumGothic',sans-serif"
+
+
+@lru_cache(maxsize=None)
+def font_bytes(name: str) -> bytes | None:
+    """The web font served at ``FONT_ROUTE + name`` (None for any other name): the bundled TTF without its
+    ``TSI*`` tables (hinting sources of the font editor; browsers' font sanitiser rejects the whole font for
+    TSI3's zero length). Built once per process with fontTools (a matplotlib dependency), about 0.2 s."""
+    from fontTools.ttLib import TTFont
+
+    from ...fonts import FontMissingError, hangul_font_path
+
+    bold = {"NanumGothic.ttf": False, "NanumGothicBold.ttf": True}.get(name)
+    if bold is None:
+        return None
+    try:
+        font = TTFont(str(hangul_font_path(bold)), lazy=True)
+    except FontMissingError:
+        return None
+    for table in [t for t in font.keys() if t.startswith("TSI")]:
+        del font[table]
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+_STYLE = """<style>""" + FONT_CSS + """body{font-family:""" + FONT_STACK + """;max-width:28rem;margin:3rem auto;color:#222}
+button,input{font-family:inherit}h1{font-size:1.3rem}label{display:block;margin:.5rem 0}input[type=email],input[type=password]{width:100%;padding:.4rem}
 button{padding:.5rem 1rem;margin:.5rem .5rem 0 0}.err{color:#b00}.muted{color:#777;font-size:.85rem}</style>"""
 
 

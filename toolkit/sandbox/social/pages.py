@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from starlette.requests import Request
 from starlette.responses import HTMLResponse
 
+from ..pages import FONT_CSS, FONT_STACK
 from ..web import api_error, sandbox_of
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
@@ -48,7 +49,7 @@ def page_html(page: dict) -> str:
     metas += [("og:image", img) for img in page["image"]]
     tags = "\n".join(f'<meta property="{k}" content="{html.escape(v)}">' for k, v in metas)
     return (f"<!doctype html><html><head><meta charset='utf-8'><title>{html.escape(page['title'])}</title>\n{tags}\n"
-            f"</head><body><h1>{html.escape(page['title'])}</h1><p>{html.escape(page['description'])}</p></body></html>")
+            f"<style>{FONT_CSS}body{{font-family:{FONT_STACK}}}</style></head><body><h1>{html.escape(page['title'])}</h1><p>{html.escape(page['description'])}</p></body></html>")
 
 
 def parse_page(text: str, requested_url: str) -> dict:

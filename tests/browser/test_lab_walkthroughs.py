@@ -1,0 +1,211 @@
+"""Every walkthrough, as a user runs it: ``toolkit lab`` (a subprocess on 127.0.0.1, a free port, our token, a
+temporary copy of notebooks/ so the repository is untouched), each notebook opened in Debian's chromium with every
+non-loopback request aborted, outputs cleared, Run All through the lab's own command (``runmenu:run-all``), and
+then, once the kernel is idle:
+
+* no kernel-selection dialog and no news toast appeared; every code cell ran; no error output; no
+  ``Glyph … missing`` warning;
+* 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
+* every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, tiles loaded from the sandbox
+  (``/sandbox/tiles/``) and layers drawn; 04 and 05 have at least one map each.
+
+Screenshots go to tests/browser/screenshots/ (gitignored). Bounded in time: the lab starts once per module and
+each notebook has its own deadline.
+"""
+from __future__ import annotations
+
+import json
+import shutil
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.labrun import LabProcess
+
+pytest.importorskip("jupyterlab")
+
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = Path(__file__).parent / "screenshots"
+WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MAP_NOTEBOOKS = ("04", "05")
+RUN_TIMEOUT = {"04": 420, "05": 420}          # seconds per notebook (Run All); others 180
+LOOPBACK = ("127.0.0.1", "localhost")
+
+
+@pytest.fixture(scope="module")
+def lab(tmp_path_factory):
+    work = tmp_path_factory.mktemp("lab")
+    notebooks = work / "notebooks"
+    shutil.copytree(REPO / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    # test-only user settings: render every cell (no windowing) so outputs can be checked in the DOM
+    user_settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
+    user_settings.mkdir(parents=True)
+    (user_settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    process = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(work / "user-settings")},
+                         lab_args=["--LabApp.expose_app_in_browser=True"])
+    process.start()
+    yield process
+    process.stop()
+
+
+@pytest.fixture
+def lab_page(browser, lab):
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    aborted: list[str] = []
+
+    def only_loopback(route):
+        url = route.request.url
+        if urlsplit(url).scheme in ("data", "blob", "about") or urlsplit(url).hostname in LOOPBACK:
+            route.continue_()
+        else:
+            aborted.append(url)
+            route.abort()
+
+    context.route("**/*", only_loopback)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    page.aborted = aborted
+    yield page
+    context.close()
+
+
+STATE = """() => {
+  const app = window.jupyterapp;
+  const panel = app && app.shell.currentWidget;
+  if (!panel || !panel.content || !panel.sessionContext) return null;
+  const kernel = panel.sessionContext.session && panel.sessionContext.session.kernel;
+  const cells = [];
+  const model = panel.content.model;
+  for (let i = 0; i < model.cells.length; i++) {
+    const c = model.cells.get(i);
+    if (c.type !== 'code') continue;
+    cells.push({count: c.executionCount, outputs: c.outputs.toJSON()});
+  }
+  return {kernel: kernel ? kernel.status : null, busy: panel.content.widgets.some(
+            w => w.model.type === 'code' && w.promptNode && w.promptNode.textContent.includes('*')),
+          cells};
+}"""
+
+MAP_CHECK = """() => {
+  const tiles = [...document.querySelectorAll('img.leaflet-tile')];
+  return {
+    leaflet: typeof window.L !== 'undefined' && !!window.L.map,
+    maps: document.querySelectorAll('.leaflet-container').length,
+    tiles: tiles.map(t => ({src: t.src, loaded: t.classList.contains('leaflet-tile-loaded') && t.naturalWidth > 0})),
+    layers: document.querySelectorAll('.leaflet-overlay-pane path, .leaflet-overlay-pane canvas, '
+                                      + '.leaflet-marker-pane > *').length,
+  };
+}"""
+
+
+def _open(page, lab, name: str):
+    page.goto(f"{lab.url}/lab/workspaces/t{name[:2]}/tree/{name}.ipynb?reset&token={lab.token}")
+    page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
+                           "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=90000)
+    page.wait_for_function(f"({STATE})() && ({STATE})().kernel === 'idle'", timeout=90000)
+
+
+def _run_all(page, name: str, timeout: float) -> dict:
+    page.evaluate("() => window.jupyterapp.commands.execute('notebook:clear-all-cell-outputs')")
+    cleared = page.evaluate(STATE)
+    assert all(not c["outputs"] for c in cleared["cells"]), f"{name}: outputs not cleared"
+    page.evaluate("() => { window.jupyterapp.commands.execute('runmenu:run-all'); }")
+    deadline, quiet, state = time.monotonic() + timeout, 0, None
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        state = page.evaluate(STATE)
+        done = all(c["count"] is not None for c in state["cells"])
+        errored = any(o.get("output_type") == "error" for c in state["cells"] for o in c["outputs"])
+        quiet = quiet + 1 if state["kernel"] == "idle" and not state["busy"] and (done or errored) else 0
+        if quiet >= 3:
+            return state
+    raise AssertionError(f"{name}: Run All did not finish within {timeout} s "
+                         f"({sum(c['count'] is not None for c in state['cells'])}/{len(state['cells'])} cells ran)")
+
+
+def _problems(state: dict) -> list[str]:
+    found = []
+    for i, cell in enumerate(state["cells"]):
+        if cell["count"] is None:
+            found.append(f"code cell {i} did not run")
+        for out in cell["outputs"]:
+            if out.get("output_type") == "error":
+                found.append(f"code cell {i}: {out.get('ename')}: {out.get('evalue')}")
+            text = out.get("text", "") if out.get("output_type") == "stream" else ""
+            text = "".join(text) if isinstance(text, list) else text
+            if "Glyph" in text and "missing" in text:
+                found.append(f"code cell {i}: glyph warning: {text.strip()[:200]}")
+    return found
+
+
+def _check_maps(page, lab, name: str) -> list[dict]:
+    results = []
+    frames = page.locator(".jp-OutputArea-output iframe")
+    for k in range(frames.count()):
+        frame_el = frames.nth(k)
+        srcdoc = frame_el.get_attribute("srcdoc") or ""
+        if "leaflet" not in srcdoc.lower():
+            continue
+        frame_el.scroll_into_view_if_needed()
+        frame = frame_el.element_handle().content_frame()
+        frame.wait_for_function("() => typeof window.L !== 'undefined'", timeout=30000)
+        frame.wait_for_function("() => [...document.querySelectorAll('img.leaflet-tile')].length > 0 && "
+                                "[...document.querySelectorAll('img.leaflet-tile')].every("
+                                "t => t.complete)", timeout=30000)
+        info = frame.evaluate(MAP_CHECK)
+        frame_el.screenshot(path=str(SHOTS / f"{name}_map{len(results)}.png"))
+        assert info["leaflet"], f"{name} map {len(results)}: window.L undefined"
+        sandbox_tiles = [t for t in info["tiles"] if urlsplit(t["src"]).hostname in LOOPBACK
+                         and "/sandbox/tiles/" in t["src"]]
+        assert sandbox_tiles and all(t["loaded"] for t in sandbox_tiles), \
+            f"{name} map {len(results)}: no sandbox tiles loaded: {info['tiles'][:3]}"
+        assert info["layers"] > 0, f"{name} map {len(results)}: no layer drawn"
+        results.append(info)
+    return results
+
+
+def _check_widgets(page, name: str) -> int:
+    widgets = page.locator(".jp-OutputArea-output .jupyter-widgets")
+    widgets.first.scroll_into_view_if_needed()
+    buttons = page.locator(".jp-OutputArea-output .widget-button")
+    assert widgets.count() > 0 and buttons.count() > 0, f"{name}: the widgets did not render as DOM widgets"
+    labels = page.evaluate("""() => [...document.querySelectorAll(
+        '.jp-OutputArea-output .widget-button, .jp-OutputArea-output .widget-label')]
+        .filter(e => e.offsetParent !== null)
+        .map(e => ({text: e.textContent.trim(), cut: e.scrollWidth > e.clientWidth + 1}))""")
+    cut = [label["text"] for label in labels if label["cut"]]
+    assert not cut, f"{name}: labels cut: {cut}"
+    texts = {label["text"] for label in labels}
+    assert {"Start login", "Log in as demo user", "Refresh"} <= texts, texts
+    hangul = page.evaluate("""async () => { await document.fonts.ready; return [...document.fonts].some(
+        f => f.family.replace(/['"]/g, '') === 'NanumGothic' && f.status === 'loaded'); }""")
+    assert hangul, f"{name}: the lab did not load the bundled Hangul font for 서연 in the widgets"
+    page.locator(".jp-OutputArea-output .jupyter-widgets").first.screenshot(path=str(SHOTS / f"{name}_widgets.png"))
+    return widgets.count()
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(900)
+@pytest.mark.parametrize("name", WALKTHROUGHS)
+def test_walkthrough_runs_in_jupyterlab(lab_page, lab, name):
+    page = lab_page
+    SHOTS.mkdir(exist_ok=True)
+    started = time.monotonic()
+    _open(page, lab, name)
+    assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog opened with the notebook"
+    state = _run_all(page, name, RUN_TIMEOUT.get(name[:2], 180))
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+    problems = _problems(state)
+    assert not problems, f"{name}: " + "; ".join(problems)
+    assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog is open"
+    toasts = page.locator(".jp-toast-message, .Toastify__toast").all_inner_texts()
+    assert not [t for t in toasts if "news" in t.lower() or "update" in t.lower()], toasts
+    if name.startswith("01"):
+        _check_widgets(page, name)
+    maps = _check_maps(page, lab, name)
+    if name[:2] in MAP_NOTEBOOKS:
+        assert maps, f"{name}: no map drawn (every spatial walkthrough shows at least one)"
+    print(f"{name}: {len(state['cells'])} code cells, {len(maps)} maps, {len(page.aborted)} non-loopback "
+          f"requests aborted, {time.monotonic() - started:.1f} s")
