@@ -152,6 +152,9 @@ def _map_class():
                     el.default_js, el.default_css = [], []    # instance attributes: no CDN link is rendered
                 needed.update(el._toolkit_assets)
             _renumber([figure, *elements])
+            # the figure's script part is filled by this render (keyed by element name); the helpers of a
+            # previous render had other names, so start it empty
+            figure.script._children = type(figure.script._children)()
             figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
             super().render(**kwargs)
             numbered = {id(e) for e in elements}
