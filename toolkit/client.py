@@ -20,6 +20,7 @@ from typing import Any
 
 from .config import Config, Credentials, Hosts
 from .errors import InvalidTokenError, ToolkitError
+from .mapassets import note_binding
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
 from .secrets import Secret
 
@@ -62,6 +63,7 @@ class Client:
         self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
         self._areas: dict[str, Any] = {}
         self._user_listeners: list = []
+        note_binding(self)        # maps of this process default to this client's base layer (toolkit.mapassets)
 
     # ------------------------------------------------------------------ areas
     def __getattr__(self, name: str):

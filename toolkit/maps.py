@@ -16,9 +16,11 @@ from __future__ import annotations
 import html
 from typing import Sequence
 
+from .mapassets import OSM, add_legend, dot_icon, new_map, resolve_tiles
+
 __all__ = ["places_map", "geocoded_map", "choropleth_map", "counts_by_region", "geojson_bounds", "fit"]
 
-TILES = "OpenStreetMap"
+TILES = OSM           # the base layer against the real service (kept for compatibility; see toolkit.mapassets)
 ATTRIBUTION_NOTE = "Store data: 소상공인시장진흥공단 상가(상권)정보 (data.go.kr)"
 
 
@@ -37,7 +39,7 @@ def _points(df, x: str, y: str):
     return keep, list(zip(keep[y].astype(float), keep[x].astype(float)))
 
 
-def _base(points, center, zoom):
+def _base(points, center, zoom, tiles=None, data=None):
     import folium
 
     if center is not None:
@@ -46,21 +48,27 @@ def _base(points, center, zoom):
         start = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
     else:
         start = (35.1541, 129.0594)
-    return folium, folium.Map(location=start, zoom_start=zoom, tiles=TILES)
+    return folium, new_map(start, zoom_start=zoom, tiles=tiles, data=data)
 
 
 def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place_name", "category_name",
                                                                             "road_address_name", "distance"),
                tooltip: str | None = "place_name", cluster: bool | None = None, center=None, radius=None,
-               rect=None, zoom: int = 15, fit: bool = True):
-    """A folium map with one marker per row (rows without coordinates are skipped).
+               rect=None, zoom: int = 15, fit: bool = True, tiles: str | None = None,
+               color: str = "#1f77b4"):
+    """A folium map with one marker (a round dot) per row (rows without coordinates are skipped).
 
     ``cluster`` defaults to True above 200 rows (MarkerCluster). ``center=(x, y)`` with ``radius`` (metres)
     draws the search circle; ``rect=(x1, y1, x2, y2)`` draws the search rectangle. The map is fitted to the
-    markers (and the circle/rect) when ``fit``.
+    markers (and the circle/rect) when ``fit``. ``tiles``: the base layer (default: the sandbox's own tiles
+    when the toolkit is bound to the sandbox, else OpenStreetMap; see :mod:`toolkit.mapassets`). The map
+    loads nothing from a CDN: ``m.save(path)`` draws offline.
+
+    >>> cafes = tk.local.keyword("카페", x=129.059, y=35.158, radius=500)     # doctest: +SKIP
+    >>> places_map(cafes, center=(129.059, 35.158), radius=500)             # doctest: +SKIP
     """
     keep, points = _points(df, x, y)
-    folium, m = _base(points, center, zoom)
+    folium, m = _base(points, center, zoom, tiles, df)
     layer = m
     if cluster or (cluster is None and len(points) > 200):
         from folium.plugins import MarkerCluster
@@ -68,7 +76,8 @@ def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place
         layer = MarkerCluster(name="places").add_to(m)
     for (_, row), loc in zip(keep.iterrows(), points):
         tip = str(row[tooltip]) if tooltip and tooltip in row and row[tooltip] == row[tooltip] else None
-        folium.Marker(loc, popup=folium.Popup(_popup(row, popup), max_width=300), tooltip=tip).add_to(layer)
+        folium.Marker(loc, popup=folium.Popup(_popup(row, popup), max_width=300), tooltip=tip,
+                      icon=dot_icon(color, 12)).add_to(layer)
     bounds = list(points)
     if center is not None:
         folium.CircleMarker((float(center[1]), float(center[0])), radius=4, color="red", fill=True).add_to(m)
@@ -88,15 +97,19 @@ def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place
     return m
 
 
-def geocoded_map(df, column: str | None = None, *, cluster: bool | None = None, zoom: int = 14, fit: bool = True):
+def geocoded_map(df, column: str | None = None, *, cluster: bool | None = None, zoom: int = 14, fit: bool = True,
+                 tiles: str | None = None):
     """A map of the rows :meth:`toolkit.local.LocalArea.geocode` matched (status ``matched`` or ``ambiguous``);
-    popups show the input text, the address found and the status."""
+    popups show the input text, the address found and the status.
+
+    >>> geocoded_map(tk.local.geocode(df, "address"), "address")          # doctest: +SKIP
+    """
     if "geocode_status" not in df.columns:
         raise ValueError("pass the frame returned by tk.local.geocode()")
     found = df[df["geocode_status"].isin(["matched", "ambiguous"])]
     fields = [c for c in (column, "geocode_address", "geocode_status", "geocode_matches") if c]
     return places_map(found, popup=fields, tooltip=column or "geocode_address", cluster=cluster, zoom=zoom,
-                      fit=fit)
+                      fit=fit, tiles=resolve_tiles(tiles, df))
 
 
 # --------------------------------------------------------------------------- region polygons
@@ -145,7 +158,8 @@ def counts_by_region(df, code: str = "b_code", status: str | None = "region_stat
 
 def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", code_column: str = "code",
                    name_property: str = "name", only_counted: bool = True, colors=("#ffffcc", "#fd8d3c", "#800026"),
-                   caption: str | None = None, zoom: int = 12, fit_bounds: bool = True, places=None):
+                   caption: str | None = None, zoom: int = 12, fit_bounds: bool = True, places=None,
+                   tiles: str | None = None):
     """A choropleth of region polygons coloured by a count (or any number) per region.
 
     ``counts``: a DataFrame with ``code_column`` and ``value`` (e.g. from :func:`counts_by_region`) or a
@@ -154,7 +168,11 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
     Only the features with a value are drawn when ``only_counted`` (else the others are grey). Each feature
     gets the value in ``properties[value]`` and a tooltip (name and value); a linear colour scale with a
     legend; the map is fitted to the drawn features. ``places`` (a frame with x, y) adds small dots.
-    The drawn FeatureCollection is ``m.choropleth_data`` (its features are counted in tests).
+    The drawn FeatureCollection is ``m.choropleth_data`` (its features are counted in tests). ``tiles``: as
+    in :func:`places_map`.
+
+    >>> gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})  # doctest: +SKIP
+    >>> choropleth_map(counts_by_region(tk.local.regions_of(cafes)), gj, places=cafes)         # doctest: +SKIP
     """
     import folium
     import pandas as pd
@@ -183,7 +201,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
     scale = LinearColormap(list(colors), vmin=lo, vmax=hi, caption=caption or value)
     bounds = geojson_bounds(data)
     start = ((bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2) if bounds else (35.1541, 129.0594)
-    m = folium.Map(location=start, zoom_start=zoom, tiles=TILES)
+    m = new_map(start, zoom_start=zoom, tiles=tiles, data=counts)
 
     def style(feature):
         v = feature["properties"].get(value)
@@ -193,7 +211,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
     fields = [f for f in (name_property, key, value) if any(f in x["properties"] for x in feats)]
     folium.GeoJson(data, name="regions", style_function=style,
                    tooltip=folium.GeoJsonTooltip(fields=fields) if fields and feats else None).add_to(m)
-    scale.add_to(m)
+    add_legend(m, caption or value, [("gradient", list(colors), lo, hi)])
     if places is not None:
         keep, points = _points(places, "x", "y")
         for loc in points:

@@ -21,6 +21,8 @@ from typing import Any, Iterable
 
 from .area import Area, Call, endpoint
 from .errors import ParameterError
+from .mapassets import tiles_for
+from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
 
 __all__ = ["NaviArea", "Directions", "AVOID", "PRIORITY", "TRAFFIC_STATES", "GUIDE_TYPES"]
 
@@ -32,11 +34,6 @@ MAX_WAYPOINTS_POST = 30
 MAX_MANY = 30
 MAX_RADIUS = 10000
 KST = timezone(timedelta(hours=9))
-#: traffic_state codes (the spec does not show them; these are the real platform's)
-TRAFFIC_STATES = {0: "정보없음", 1: "정체", 2: "지체", 3: "서행", 4: "원활", 6: "통제"}
-#: guide types used by the sandbox (modelled on the real platform)
-GUIDE_TYPES = {0: "직진", 1: "좌회전", 2: "우회전", 3: "유턴", 5: "왼쪽 방향", 6: "오른쪽 방향",
-               100: "출발지", 101: "목적지", 1000: "경유지"}
 
 
 # ---------------------------------------------------------------------------------------------- parameters
@@ -121,10 +118,14 @@ def _bool(v: bool) -> str:
 
 # ---------------------------------------------------------------------------------------------- results
 class Directions:
-    """A directions answer: ``raw`` body plus frames (``summary``, ``sections``, ``roads``, ``guides``)."""
+    """A directions answer: ``raw`` body plus frames (``summary``, ``sections``, ``roads``, ``guides``).
 
-    def __init__(self, body: dict):
+    ``tiles`` is the base layer of its maps: the sandbox's tiles when the client that asked is bound to the
+    sandbox, else OpenStreetMap (see :mod:`toolkit.mapassets`)."""
+
+    def __init__(self, body: dict, *, tiles: str | None = None):
         self.raw = body
+        self.tiles = tiles
         self.trans_id = body.get("trans_id")
         self.routes = body.get("routes") or []
 
@@ -248,14 +249,19 @@ class Directions:
         return {"type": "FeatureCollection", "features": feats}
 
     def map(self, **kw):
-        """A folium map of the routes (see :func:`toolkit.navimaps.route_map`)."""
+        """A folium map of the routes, coloured by traffic state, drawn offline on this answer's base layer (see
+        :func:`toolkit.navimaps.route_map`).
+
+        >>> tk.navi.directions((129.03, 35.10), (129.06, 35.157)).map()      # doctest: +SKIP
+        """
         from .navimaps import route_map
 
         return route_map(self, **kw)
 
 
-def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool):
-    """key, result_code, result_msg, distance, duration, x, y (of each keyed point)."""
+def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool, tiles: str | None = None):
+    """key, result_code, result_msg, distance, duration, x, y (of each keyed point); the base layer of its maps
+    in ``attrs["tiles"]``."""
     from .frames import frame
 
     where = {p["key"]: p for p in points}
@@ -263,10 +269,13 @@ def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool)
              "distance": (r.get("summary") or {}).get("distance"), "duration": (r.get("summary") or {}).get("duration"),
              "x": where.get(r.get("key"), {}).get("x"), "y": where.get(r.get("key"), {}).get("y")}
             for r in body.get("routes") or []]
-    return frame(rows, columns=["key", "result_code", "result_msg", "distance", "duration", "x", "y"],
-                 ints=["result_code", "distance", "duration"], floats=["x", "y"],
-                 meta={"trans_id": body.get("trans_id"), "center": center,
-                       "role": "destination" if to_center else "origin"})
+    df = frame(rows, columns=["key", "result_code", "result_msg", "distance", "duration", "x", "y"],
+               ints=["result_code", "distance", "duration"], floats=["x", "y"],
+               meta={"trans_id": body.get("trans_id"), "center": center,
+                     "role": "destination" if to_center else "origin"})
+    if tiles:
+        df.attrs["tiles"] = tiles
+    return df
 
 
 # ---------------------------------------------------------------------------------------------- the area
@@ -285,9 +294,9 @@ class NaviArea(Area):
                 "alternatives": _bool(alternatives), "road_details": _bool(road_details), "summary": _bool(summary),
                 "car_type": car_type, "car_fuel": car_fuel, "car_hipass": _bool(car_hipass)}
 
-    @staticmethod
-    def _parse(raw: bool):
-        return lambda body, response: body if raw else Directions(body)
+    def _parse(self, raw: bool):
+        tiles = tiles_for(self._client)
+        return lambda body, response: body if raw else Directions(body, tiles=tiles)
 
     @endpoint("GET", "navi", "/v1/directions")
     def directions(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
@@ -353,7 +362,8 @@ class NaviArea(Area):
         dest = _point(destination, "destination")
         body.update(origins=pts, destination=dest)
         return Call("POST", "navi", "/v1/origins/directions", self._client.rest_auth(), json=body, idempotent=True,
-                    parse=lambda b, r: b if raw else many_frame(b, pts, dest, to_center=True),
+                    parse=lambda b, r: b if raw else many_frame(b, pts, dest, to_center=True,
+                                                                 tiles=tiles_for(self._client)),
                     name="navi.origins")
 
     @endpoint("POST", "navi", "/v1/destinations/directions")
@@ -364,11 +374,17 @@ class NaviArea(Area):
         org = _point(origin, "origin")
         body.update(origin=org, destinations=pts)
         return Call("POST", "navi", "/v1/destinations/directions", self._client.rest_auth(), json=body,
-                    idempotent=True, parse=lambda b, r: b if raw else many_frame(b, pts, org, to_center=False),
+                    idempotent=True, parse=lambda b, r: b if raw else many_frame(b, pts, org, to_center=False,
+                                                                                  tiles=tiles_for(self._client)),
                     name="navi.destinations")
 
     def origins_map(self, frame, **kw):
-        """A folium map of a many-origin frame (see :func:`toolkit.navimaps.origins_map`)."""
+        """A folium map of a many-origin frame (see :func:`toolkit.navimaps.origins_map`), on this client's base
+        layer unless ``tiles=`` says otherwise.
+
+        >>> tk.navi.origins_map(tk.navi.origins(origins, destination))      # doctest: +SKIP
+        """
         from .navimaps import origins_map
 
+        kw.setdefault("tiles", frame.attrs.get("tiles") or tiles_for(self._client))
         return origins_map(frame, **kw)

@@ -5,7 +5,7 @@
 
 import time and JSON → frame and sync vs async calls (bench_core), bulk geocoding against a plain loop
 (bench_geocode), routing cold vs cached and many-origin vs single calls (bench_routing), a fresh sandbox by
-reset vs a new server (bench_fresh).
+reset vs a new server (bench_fresh), tile time cold vs cached over a pan of the city (bench_tiles).
 """
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py", "bench_fresh.py"]
+BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py", "bench_fresh.py", "bench_tiles.py"]
 
 
 def main(argv: list[str]) -> int:

@@ -23,7 +23,7 @@ from .web import SpecError, api_error, json_response
 
 __all__ = ["Sandbox", "create_app", "AREAS", "HOSTS"]
 
-AREAS = ("apps", "control", "utility", "identity", "business", "social", "local", "navi", "events")
+AREAS = ("apps", "control", "utility", "identity", "business", "social", "local", "navi", "events", "tiles")
 HOSTS = ("auth", "api", "local", "navi", "status")
 
 

@@ -1,0 +1,159 @@
+"""Toolkit maps: nothing loaded from beyond loopback (assets inlined), deterministic element ids, and the base
+layer chosen by where the client is bound."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from toolkit import mapassets
+from toolkit.client import Client
+from toolkit.config import Config, Credentials, Hosts
+from toolkit.maps import choropleth_map, counts_by_region, geocoded_map, places_map
+from toolkit.navi import Directions
+from toolkit.navimaps import origins_map, route_map
+
+SEOMYEON = (129.059, 35.157)
+
+
+def html_of(m) -> str:
+    return m.get_root().render()
+
+
+def outside_assets(html: str) -> str:
+    """The HTML without the inlined asset files (their comments name URLs that are never requested)."""
+    for name in mapassets.ASSETS:
+        html = html.replace(mapassets._read(name), "")
+    return html
+
+
+def loaded_urls(html: str) -> list[str]:
+    return re.findall(r"<(?:script|link|img|iframe)[^>]+(?:src|href)\s*=\s*[\"']([^\"']+)", html)
+
+
+@pytest.fixture(scope="module")
+def cafes(sandbox_server):
+    from tests.conftest import client_for
+
+    tk = client_for(sandbox_server)
+    df = tk.local.keyword("카페", x=SEOMYEON[0], y=SEOMYEON[1], radius=1500, size=15)
+    yield tk, df
+    tk.close()
+
+
+@pytest.fixture(scope="module")
+def route(cafes):
+    tk, _ = cafes
+    return tk.navi.directions((129.03, 35.10), SEOMYEON, waypoints=[(129.04, 35.12)], alternatives=True)
+
+
+def service_client() -> Client:
+    hosts = Hosts(**{h: f"https://{h}.example.invalid" for h in ("auth", "api", "local", "navi", "status")})
+    return Client(Config(hosts=hosts, credentials=Credentials(rest_api_key="k")))
+
+
+def all_maps(tk, df, route):
+    gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})
+    regions = tk.local.regions_of(df)
+    many = tk.navi.origins([("a", 129.03, 35.10), ("b", 129.08, 35.17)], SEOMYEON)
+    return {"places": places_map(df, cluster=True, center=SEOMYEON, radius=1500),
+            "rect": places_map(df, rect=(129.04, 35.14, 129.08, 35.17)),
+            "choropleth": choropleth_map(counts_by_region(regions), gj, places=df),
+            "route": route_map(route), "route via method": route.map(), "origins": origins_map(many)}
+
+
+def test_no_toolkit_map_loads_anything_from_a_cdn(cafes, route):
+    tk, df = cafes
+    for name, m in all_maps(tk, df, route).items():
+        html = html_of(m)
+        assert loaded_urls(html) == [], name                      # no <script src>, <link href>: all inline
+        hosts = set(re.findall(r"https?://([^/\"'\s:]+)", outside_assets(html)))
+        assert hosts <= {"127.0.0.1", "www.w3.org"}, (name, hosts)
+        assert mapassets._read("leaflet") in html, name              # Leaflet itself is in the page
+
+
+def test_assets_are_inlined_once_and_the_cluster_plugin_only_when_used(cafes):
+    _, df = cafes
+    clustered, plain = html_of(places_map(df, cluster=True)), html_of(places_map(df, cluster=False))
+    leaflet = mapassets._read("leaflet")
+    cluster = mapassets._read("markerclusterjs")
+    assert clustered.count(leaflet) == 1 and clustered.count(cluster) == 1
+    assert plain.count(leaflet) == 1 and cluster not in plain
+
+
+def test_saved_map_is_self_contained(cafes, tmp_path):
+    _, df = cafes
+    path = tmp_path / "cafes.html"
+    places_map(df, cluster=True).save(str(path))
+    html = path.read_text(encoding="utf-8")
+    assert "L.markerClusterGroup" in html and mapassets._read("leaflet") in html and loaded_urls(html) == []
+
+
+def test_element_ids_are_deterministic(cafes, route):
+    tk, df = cafes
+    first = {k: html_of(m) for k, m in all_maps(tk, df, route).items()}
+    second = {k: html_of(m) for k, m in all_maps(tk, df, route).items()}
+    assert first == second
+    for html in first.values():
+        assert not re.search(r"_[0-9a-f]{32}\b", html)           # folium's random ids are gone
+        assert "map_0002" in html
+
+
+def test_rendering_twice_gives_the_same_html(cafes):
+    _, df = cafes
+    m = places_map(df, cluster=True)
+    assert html_of(m) == html_of(m)
+
+
+def test_sandbox_bound_maps_use_the_sandbox_tiles(cafes, route):
+    tk, df = cafes
+    url = f"{tk.sandbox.base_url}/sandbox/tiles/{{z}}/{{x}}/{{y}}.png"
+    mapassets.note_binding(tk)
+    for name, m in all_maps(tk, df, route).items():
+        html = html_of(m)
+        assert url in html, name
+        assert "openstreetmap" not in html.lower(), name
+
+
+def test_against_the_service_the_default_is_openstreetmap_and_tiles_always_chooses(cafes, route):
+    tk, df = cafes
+    service = service_client()                                   # the newest client: bound to the service
+    try:
+        assert mapassets.default_tiles() == "OpenStreetMap"
+        assert "tile.openstreetmap.org" in html_of(places_map(df))
+        # a Directions knows the client that asked: still the sandbox's tiles
+        assert "/sandbox/tiles/" in html_of(route.map())
+        assert "tile.openstreetmap.org" in html_of(route_map(route.raw))          # a raw body does not
+        # tiles= always chooses
+        assert "/sandbox/tiles/" in html_of(places_map(df, tiles=mapassets.tiles_for(tk)))
+        assert "tile.openstreetmap.org" in html_of(route.map(tiles="OpenStreetMap"))
+    finally:
+        service.close()
+        mapassets.note_binding(tk)
+
+
+def test_route_map_draws_traffic_colours_legend_and_markers(route):
+    html = html_of(route.map())
+    roads = sum(len(s.get("roads") or []) for s in route.raw["routes"][0]["sections"])
+    assert html.count("L.polyline(") == roads + len(route.raw["routes"]) - 1
+    assert "toolkit-legend" in html and "traffic" in html
+    assert html.count("L.divIcon(") == 3                         # S, waypoint 1, E
+
+
+def test_geocoded_map_and_choropleth(cafes):
+    tk, df = cafes
+    geo = tk.local.geocode(df[["road_address_name"]].head(5), "road_address_name", progress=False)
+    assert html_of(geocoded_map(geo, "road_address_name")).count("L.marker(") == int(
+        geo["geocode_status"].isin(["matched", "ambiguous"]).sum())
+    gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})
+    m = choropleth_map(counts_by_region(tk.local.regions_of(df, progress=False)), gj)
+    assert m.choropleth_data["features"] and "linear-gradient" in html_of(m)
+
+
+def test_bad_input_is_a_clear_error():
+    with pytest.raises(ValueError, match="no successful route"):
+        route_map(Directions({"routes": [{"result_code": 104, "result_msg": "too close"}]}))
+    import pandas as pd
+
+    with pytest.raises(ValueError, match="columns 'x' and 'y'"):
+        places_map(pd.DataFrame({"a": [1]}))

@@ -1,0 +1,88 @@
+"""The sandbox's raster tiles: PNG 256×256 of land, sea and roads; spec-shaped errors; the cache; data read
+generically from whatever datasets folder the sandbox has."""
+from __future__ import annotations
+
+import gzip
+import io
+import json
+import math
+
+import httpx
+import pytest
+from PIL import Image
+
+from toolkit.sandbox.tiles.render import LAND, SEA, TileRenderer
+
+
+def tile_of(lon, lat, z):
+    n = 1 << z
+    return z, int((lon + 180) / 360 * n), int((1 - math.asinh(math.tan(math.radians(lat))) / math.pi) / 2 * n)
+
+
+SEOMYEON = tile_of(129.059, 35.157, 14)
+OPEN_SEA = tile_of(128.95, 34.80, 12)        # south of the city: nothing but sea
+
+
+def get(server, z, x, y):
+    return httpx.get(f"{server.base_url}/sandbox/tiles/{z}/{x}/{y}.png")
+
+
+def colours(png: bytes) -> set:
+    img = Image.open(io.BytesIO(png)).convert("RGB")
+    return {c for _, c in img.getcolors(256 * 256)}
+
+
+def test_a_tile_is_a_256_png_of_land_and_roads(sandbox_server):
+    r = get(sandbox_server, *SEOMYEON)
+    assert r.status_code == 200 and r.headers["content-type"] == "image/png"
+    img = Image.open(io.BytesIO(r.content))
+    assert img.format == "PNG" and img.size == (256, 256)
+    seen = colours(r.content)
+    assert LAND in seen and (255, 255, 255) in seen        # land, and white (main/local) roads over it
+    assert len(seen) > 50                                   # lines, labels, antialiasing: not a flat fill
+
+
+def test_a_tile_of_open_sea_is_sea(sandbox_server):
+    r = get(sandbox_server, *OPEN_SEA)
+    assert r.status_code == 200
+    assert colours(r.content) == {SEA}
+
+
+@pytest.mark.parametrize("path, word", [("19/0/0", "z"), ("-1/0/0", "z"), ("13/8192/0", "x"), ("13/0/8192", "y"),
+                                        ("13/a/0", "x"), ("1.5/0/0", "z")])
+def test_out_of_range_or_malformed_tiles_answer_the_spec_error(sandbox_server, path, word):
+    r = httpx.get(f"{sandbox_server.base_url}/sandbox/tiles/{path}.png")
+    assert r.status_code == 400
+    body = r.json()
+    assert set(body) == {"msg", "code"} and body["code"] == -2 and body["msg"].startswith(word)
+
+
+def test_tiles_are_cached(sandbox_server):
+    rend = sandbox_server.sandbox.model("tiles").renderer
+    z, x, y = tile_of(129.08, 35.18, 15)
+    misses, hits = rend.misses, rend.hits
+    first = get(sandbox_server, z, x, y).content
+    second = get(sandbox_server, z, x, y).content
+    assert first == second
+    assert rend.misses == misses + 1 and rend.hits == hits + 1
+
+
+def test_the_renderer_reads_whatever_districts_the_datasets_hold(tmp_path):
+    """Datasets with only 해운대구 (its dongs and the roads near it): its name is a label, another district's is
+    not, and a tile over it has roads."""
+    src = json.loads(open("datasets/local/regions_b.geojson", encoding="utf-8").read())
+    keep = [f for f in src["features"] if f["properties"]["name"] == "해운대구"
+            or (f["properties"]["level"] == "emd" and f["properties"]["region_2depth_name"] == "해운대구")]
+    assert keep
+    (tmp_path / "local").mkdir()
+    (tmp_path / "local" / "regions_b.geojson").write_text(json.dumps({"type": "FeatureCollection",
+                                                                      "features": keep}), encoding="utf-8")
+    roads = json.loads(gzip.decompress(open("datasets/navi/roads.json.gz", "rb").read()))
+    (tmp_path / "navi").mkdir()
+    (tmp_path / "navi" / "roads.json.gz").write_bytes(gzip.compress(json.dumps(roads).encode()))
+    rend = TileRenderer(tmp_path)
+    assert [name for *_, name, _ in rend.labels["sigungu"]] == ["해운대구"]
+    assert len(rend.labels["emd"]) == len(keep) - 1
+    assert rend.land.rings                                   # no sido polygon: the district is the land
+    png = rend.tile(*tile_of(129.16, 35.163, 13))
+    assert LAND in colours(png)

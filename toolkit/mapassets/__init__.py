@@ -1,0 +1,225 @@
+"""The offline base of every toolkit map: Leaflet and Leaflet.markercluster inlined from pinned npm files,
+deterministic element ids, and the base layer chosen by where the toolkit is bound.
+
+A toolkit map is a :class:`folium.Map` whose HTML loads nothing from the network except its tiles: Leaflet
+1.9.4 and the marker-cluster plugin are inlined (the files of this folder, see its README for package,
+version, integrity hash and licence), folium's other CDN assets (jQuery, Bootstrap, awesome-markers,
+font-awesome, d3) are not used by toolkit maps and are dropped. So ``m.save("map.html")`` writes a file that
+draws with no server at all, and a map stored in a notebook draws offline.
+
+Base layer (``tiles=``): a map of a client bound to the sandbox uses the sandbox's own raster tiles
+(``{sandbox}/sandbox/tiles/{z}/{x}/{y}.png``); against the real service the default stays OpenStreetMap; an
+explicit ``tiles=`` (a folium tile name or an XYZ URL template) always wins. How a map learns it:
+``Directions`` and many-origin frames carry their client's tiles; other frames fall back to the binding of the
+most recent ``toolkit.connect()`` of the process (:func:`default_tiles`).
+
+>>> tiles_for_base_url("http://127.0.0.1:8000")
+'http://127.0.0.1:8000/sandbox/tiles/{z}/{x}/{y}.png'
+
+Element ids: folium gives every element a random id; a toolkit map renumbers them (1, 2, 3 … in tree order)
+just before it renders, so the same map renders to the same HTML (notebooks stay strictly comparable).
+"""
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+__all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", "note_binding", "resolve_tiles",
+           "new_map", "add_legend", "dot_icon", "inline_assets"]
+
+HERE = Path(__file__).resolve().parent
+OSM = "OpenStreetMap"
+SANDBOX_ATTRIBUTION = ("toolkit sandbox tiles: legal-dong polygons (행정안전부) and a synthetic road graph; "
+                       "see datasets/README.md")
+
+#: folium asset name → (kind, file of this folder). Names not listed are not needed by toolkit maps.
+ASSETS = {
+    "leaflet_css": ("css", "leaflet.css"),
+    "leaflet": ("js", "leaflet.js"),
+    "markerclustercss": ("css", "MarkerCluster.css"),
+    "markerclusterdefaultcss": ("css", "MarkerCluster.Default.css"),
+    "markerclusterjs": ("js", "leaflet.markercluster.js"),
+}
+ORDER = ("leaflet_css", "markerclustercss", "markerclusterdefaultcss", "leaflet", "markerclusterjs")
+ALWAYS = ("leaflet_css", "leaflet")
+
+_binding: dict[str, str | None] = {"tiles": None}
+
+
+# ------------------------------------------------------------------ base layer
+def tiles_for_base_url(base_url: str) -> str:
+    """The XYZ URL template of the tiles of the sandbox at ``base_url``."""
+    return f"{base_url.rstrip('/')}/sandbox/tiles/{{z}}/{{x}}/{{y}}.png"
+
+
+def tiles_for(client) -> str:
+    """The default base layer of ``client``: its sandbox's tiles when bound to a sandbox, else OpenStreetMap."""
+    sandbox = getattr(client, "sandbox", None)
+    base = getattr(sandbox, "base_url", None)
+    return tiles_for_base_url(base) if base else OSM
+
+
+def note_binding(client) -> None:
+    """Record where the newest client of the process is bound (called by :class:`toolkit.Client`)."""
+    _binding["tiles"] = tiles_for(client)
+
+
+def default_tiles() -> str:
+    """The base layer of a map that was given no ``tiles=`` and whose data does not know its client: the sandbox
+    tiles when the most recent ``toolkit.connect()`` bound to a sandbox, else OpenStreetMap."""
+    return _binding["tiles"] or OSM
+
+
+def resolve_tiles(tiles=None, data=None) -> str:
+    """``tiles`` if given, else the tiles ``data`` carries (``.tiles`` or ``.attrs['tiles']``), else
+    :func:`default_tiles`."""
+    if tiles:
+        return tiles
+    carried = getattr(data, "tiles", None)
+    if carried is None:
+        carried = (getattr(data, "attrs", None) or {}).get("tiles") if hasattr(data, "attrs") else None
+    return carried or default_tiles()
+
+
+# ------------------------------------------------------------------ assets
+@lru_cache(maxsize=None)
+def _read(name: str) -> str:
+    return (HERE / ASSETS[name][1]).read_text(encoding="utf-8")
+
+
+def inline_assets(names) -> str:
+    """``<style>``/``<script>`` tags holding the named assets (in load order)."""
+    out = []
+    for name in ORDER:
+        if name in names:
+            kind, _ = ASSETS[name]
+            body = _read(name)
+            out.append(f"<style>{body}</style>" if kind == "css" else f"<script>{body}</script>")
+    return "\n".join([*out, JQUERY_SHIM])
+
+
+def _walk(element, seen=None):
+    """The element and everything below it, in tree order: children, and the header/html/script parts that
+    popups and figures keep outside their children."""
+    seen = set() if seen is None else seen
+    if id(element) in seen:
+        return
+    seen.add(id(element))
+    yield element
+    parts = [getattr(element, p, None) for p in ("header", "html", "script")]
+    for child in [*(p for p in parts if hasattr(p, "_children")), *list(element._children.values())]:
+        yield from _walk(child, seen)
+
+
+#: folium's popups build their content with ``$(`<div>…</div>`)[0]`` (jQuery); toolkit maps do not load
+#: jQuery, so this shim provides exactly that call.
+JQUERY_SHIM = ("<script>window.$ = window.$ || function (h) { var t = document.createElement('template');"
+               " t.innerHTML = String(h).trim(); return [t.content.firstChild]; };</script>")
+
+
+def _renumber(elements) -> None:
+    """Give the elements ids 0001, 0002 … in order, and re-key the children dicts that were keyed by the old
+    names (templates print those keys, e.g. a popup's content variable)."""
+    old = {id(el): el.get_name() for el in elements}
+    for n, el in enumerate(elements, start=1):
+        el._id = f"{n:04d}"
+    for el in elements:
+        el._children = type(el._children)(
+            (child.get_name() if key == old.get(id(child)) else key, child) for key, child in el._children.items())
+
+
+@lru_cache(maxsize=None)
+def _map_class():
+    import folium
+    from branca.element import CssLink, Element, JavascriptLink
+
+    class ToolkitMap(folium.Map):
+        """A :class:`folium.Map` that inlines its assets and numbers its element ids before rendering."""
+
+        def render(self, **kwargs):
+            figure = self.get_root()
+            needed = set(ALWAYS)
+            # elements that folium's own render() adds (SetIcon, ElementAddToElement …) are marked after a render
+            # and dropped before the next one (folium would add them again), so rendering twice gives the same HTML
+            for e in list(_walk(self)):
+                e._children = type(e._children)((k, c) for k, c in e._children.items()
+                                                if not getattr(c, "_toolkit_helper", False))
+            elements = [e for e in _walk(self) if e is not figure]
+            for el in elements:
+                if "_toolkit_assets" not in el.__dict__:
+                    links = [*(getattr(el, "default_js", None) or []), *(getattr(el, "default_css", None) or [])]
+                    el._toolkit_assets = {name for name, _ in links if name in ASSETS}
+                    el.default_js, el.default_css = [], []    # instance attributes: no CDN link is rendered
+                needed.update(el._toolkit_assets)
+            _renumber([figure, *elements])
+            # the figure's script part is filled by this render (keyed by element name); the helpers of a
+            # previous render had other names, so start it empty
+            figure.script._children = type(figure.script._children)()
+            figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
+            super().render(**kwargs)
+            numbered = {id(e) for e in elements}
+            for e in _walk(self):
+                if id(e) not in numbered:
+                    e._toolkit_helper = True
+            for name, child in list(figure.header._children.items()):   # e.g. branca's d3 link: never rendered
+                if isinstance(child, (JavascriptLink, CssLink)):
+                    del figure.header._children[name]
+
+    return ToolkitMap
+
+
+def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):
+    """A toolkit map (a ``folium.Map``) at ``location`` ``(lat, lon)`` with the base layer of
+    :func:`resolve_tiles` (``tiles`` or what ``data`` carries or the process default).
+
+    >>> m = new_map((35.155, 129.06), tiles="OpenStreetMap")             # doctest: +SKIP
+    >>> "cdn" in m.get_root().render()                                   # doctest: +SKIP
+    False
+    """
+    import folium
+
+    chosen = resolve_tiles(tiles, data)
+    sandbox = "/sandbox/tiles/" in chosen
+    m = _map_class()(location=location, zoom_start=zoom_start, tiles=None, control_scale=True, **kw)
+    if sandbox:
+        folium.TileLayer(chosen, attr=SANDBOX_ATTRIBUTION, name="sandbox", max_zoom=18, min_zoom=10,
+                         max_native_zoom=18).add_to(m)
+    else:
+        folium.TileLayer(chosen).add_to(m)
+    m.toolkit_tiles = chosen
+    return m
+
+
+def dot_icon(color: str, size: int = 14, label: str = ""):
+    """A small round marker icon (a ``folium.DivIcon``, no icon font): ``label`` (a letter) inside it."""
+    import folium
+
+    style = (f"width:{size}px;height:{size}px;border-radius:50%;background:{color};border:2px solid #fff;"
+             f"box-shadow:0 0 3px rgba(0,0,0,.6);color:#fff;font:bold {max(size - 6, 8)}px/{size}px sans-serif;"
+             "text-align:center")
+    return folium.DivIcon(html=f'<div style="{style}">{label}</div>', icon_size=(size + 4, size + 4),
+                          icon_anchor=(size // 2 + 2, size // 2 + 2), class_name="toolkit-dot")
+
+
+def add_legend(m, title: str, items) -> None:
+    """A legend in the map's lower right corner: ``items`` are ``(colour, label)`` pairs, or one
+    ``("gradient", [colours], low, high)`` tuple for a continuous scale."""
+    import html
+
+    from branca.element import Element
+
+    rows = []
+    for item in items:
+        if item[0] == "gradient":
+            _, colors, lo, hi = item
+            rows.append(f'<div style="height:10px;width:150px;background:linear-gradient(to right,{",".join(colors)})">'
+                        f'</div><div style="display:flex;justify-content:space-between;width:150px">'
+                        f"<span>{lo:g}</span><span>{hi:g}</span></div>")
+        else:
+            color, label = item
+            rows.append(f'<div><span style="display:inline-block;width:18px;height:5px;background:{color};'
+                        f'vertical-align:middle;margin-right:6px"></span>{html.escape(str(label))}</div>')
+    box = ('<div class="toolkit-legend" style="position:absolute;bottom:24px;right:10px;z-index:1000;'
+           'background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font:12px sans-serif;'
+           f'box-shadow:0 1px 4px rgba(0,0,0,.4)"><b>{html.escape(title)}</b>{"".join(rows)}</div>')
+    m.get_root().html.add_child(Element(box), name="toolkit_legend")
