@@ -197,6 +197,8 @@ def test_refused_clock_change_changes_nothing(hostile, change):
 
 def test_case_counts(hostile):
     """Runs last in the module: the counts match the tables (every case was sent)."""
+    if not COUNT["field"]:
+        pytest.skip("counts only after the class tests of this module")
     posts = sum(1 for m, _, _ in OPS if m != "GET")
     expected_field = len(FIELD_VALUES) * len(OPS)
     expected_body = len(RAW_BODIES) * posts
