@@ -111,6 +111,7 @@ class BusinessArea(Area):
         super().__init__(client)
         self.token: BizToken | None = None
         self._browser = None
+        self._browser_user: str | None = None
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
@@ -190,11 +191,15 @@ class BusinessArea(Area):
         url = self._drive(req, email, password, agree, select)
         return self.complete(req, url, use=use)
 
-    def _browser_client(self):
+    def _browser_client(self, email: str):
         oauth = self.client._areas.get("oauth")
         shared = getattr(oauth, "_browser", None)
-        if shared is not None:  # the same browser as tk.oauth.login: its account session is reused
-            return shared
+        if shared is not None and getattr(oauth, "_browser_user", None) == email.lower():
+            return shared  # the same browser as tk.oauth.login, logged in as this user: its session is reused
+        if self._browser is not None and self._browser_user != email.lower():
+            self._browser.close()  # another user: a new session
+            self._browser = None
+        self._browser_user = email.lower()
         if self._browser is None:
             import httpx
 
@@ -204,7 +209,7 @@ class BusinessArea(Area):
     def _drive(self, req: BizAuthRequest, email: str, password: str, agree: bool, select) -> str:
         from .oauth import drive_pages
 
-        b = self._browser_client()
+        b = self._browser_client(email)
         base = self.client.hosts.auth + "/oauth/business/"
 
         def on_page(text: str, q: str):

@@ -319,11 +319,15 @@ class SandboxHandle:
                 tokens[key] = Secret(tokens[key])
         return tokens
 
+    def demo_users(self) -> list[dict]:
+        """The demo users (``id``, ``email``, ``nickname``; never passwords)."""
+        return self._call("GET", "/sandbox/identity/users")["users"]
+
     def demo_email(self, user_id: int) -> str:
         """The e-mail of a demo user (headless logins fill the login form with it)."""
         from .errors import ParameterError
 
-        users = self._call("GET", "/sandbox/identity/users")["users"]
+        users = self.demo_users()
         match = [u["email"] for u in users if u["id"] == int(user_id)]
         if not match:
             raise ParameterError("user_id", "not a demo user of the sandbox", user_id)

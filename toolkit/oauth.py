@@ -41,7 +41,7 @@ import jwt
 
 from .area import WRAPPED, Area, Call, endpoint
 from .errors import ParameterError, RedirectError, ToolkitError, redirect_error
-from .http import NO_AUTH
+from .http import NO_AUTH, Bearer
 from .secrets import Secret, reveal
 
 __all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "LoopbackServer", "pkce_pair", "PROMPTS",
@@ -299,6 +299,7 @@ class OAuthArea(Area):
         self.token: Token | None = None
         self._jwks: tuple[float, jwt.PyJWKSet] | None = None
         self._browser = None  # headless browser (cookie jar) of the sandbox login
+        self._browser_user: str | None = None  # the e-mail whose account session that browser holds
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
@@ -530,14 +531,64 @@ class OAuthArea(Area):
             raise ToolkitError("headless login exists only in the sandbox: use tk.login(scopes=...) (browser and "
                                "loopback callback), or open tk.oauth.authorize_url(...).url in a browser and pass "
                                "the redirect URL to tk.oauth.complete(...)")
-        if email is None and user_id is None:
-            raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
-        if email is None:
-            email = self.client.sandbox.demo_email(user_id)
+        email, expected = self.demo_user(email, user_id)
+        self.browser_for(email)
         req = self.authorize_url(scopes, prompt=prompt, login_hint=email, service_terms=service_terms,
                                  redirect_uri=redirect_uri)
         url = self._drive(req, email, password, stay_logged_in, agree, optional)
-        return self.complete(req, url)
+        return self._finish_login(req, url, expected, email)
+
+    def demo_user(self, email: str | None, user_id: int | None) -> tuple[str, int]:
+        """(e-mail, user id) of the demo user a headless sandbox login asks for; a :class:`ParameterError` for
+        one the sandbox does not know (checked before any page is driven: no silent fallback to another user)."""
+        if email is None and user_id is None:
+            raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
+        users = self.client.sandbox.demo_users()
+        if email is not None:
+            match = [u for u in users if u["email"].lower() == str(email).strip().lower()]
+            if not match:
+                raise ParameterError("email", "not a demo user of the sandbox (see tk.sandbox.demo_users())", email)
+            if user_id is not None and match[0]["id"] != int(user_id):
+                raise ParameterError("user_id", f"is not the user of {email}", user_id)
+        else:
+            match = [u for u in users if u["id"] == int(user_id)]
+            if not match:
+                raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
+        return match[0]["email"], int(match[0]["id"])
+
+    def browser_for(self, email: str):
+        """The headless browser for a login as ``email``: the current one while it holds that user's account
+        session, else a new one (a different user starts a new session; the previous cookies are dropped)."""
+        import httpx
+
+        if self._browser is not None and self._browser_user != email.lower():
+            self.forget_browser()
+        if self._browser is None:
+            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+            self._browser_user = email.lower()
+        return self._browser
+
+    @endpoint
+    def _finish_login(self, req: AuthRequest, url: str, expected: int, email: str):
+        """Exchange the code, then make sure the token is the asked user's before using it."""
+        code = code_from_redirect(url, req.state)
+        data = {"grant_type": "authorization_code", "client_id": self._client_id(),
+                "redirect_uri": self._redirect_uri(req.redirect_uri), "code": code,
+                "code_verifier": Secret(req.code_verifier) if req.code_verifier is not None else None}
+        body = yield self._token_call(data, "oauth.exchange_code")
+        tok = yield from self._accept(body, req.nonce, True, use=False)
+        sub = (tok.claims or {}).get("sub")
+        if sub is None:
+            info = yield Call("GET", "api", "/v1/user/access_token_info", Bearer(tok.access_token),
+                              name="user.access_token_info")
+            sub = info.get("id")
+        if str(sub) != str(expected):
+            self.forget_browser()
+            raise ToolkitError(f"the login as {email} ended as another user; the previous session was dropped, "
+                               "try again")
+        self.token = tok
+        self.client.use_token(tok.access_token)
+        return tok
 
     def loopback_redirect_uri(self) -> str | None:
         """The app's registered loopback redirect URI (``http://localhost:PORT/...``), if one is configured."""
@@ -578,17 +629,15 @@ class OAuthArea(Area):
         return self.complete(req, redirect_url)
 
     def _drive(self, req: AuthRequest, email: str, password: str, stay: bool, agree: bool, optional) -> str:
-        import httpx
-
-        if self._browser is None:
-            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
-        b = self._browser
+        b = self.browser_for(email)
         base = self.client.hosts.auth + "/oauth/"
 
         def on_page(text: str, q: str):
             if "id='select'" in text:
                 accounts = re.findall(r"name='account' value='(\d+)'>[^(]*\(([^)]+)\)", text)
-                chosen = next((a for a, e in accounts if e == email), accounts[0][0] if accounts else "")
+                chosen = next((a for a, e in accounts if e.lower() == email.lower()), None)
+                if chosen is None:
+                    raise ToolkitError(f"{email} has no account session in this browser to select")
                 return b.post(base + "select", data={"q": q, "account": chosen})
             if "id='consent'" in text:
                 account = re.search(r"name='account' value='(\d+)'", text).group(1)
@@ -609,6 +658,7 @@ class OAuthArea(Area):
         if self._browser is not None:
             self._browser.close()
             self._browser = None
+        self._browser_user = None
 
     def __repr__(self):
         return f"<OAuthArea logged_in={self.token is not None}>"

@@ -7,18 +7,37 @@ in the spec's shape with ``Content-Type: application/json;charset=UTF-8``.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Iterable, Mapping, Sequence
 
 from starlette.requests import Request
 from starlette.responses import Response
 
+from .guard import InputError, check_fields, loads
+
 __all__ = [
     "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "read_json", "Params",
-    "sandbox_of",
+    "sandbox_of", "ascii_int",
 ]
 
 JSON_TYPE = "application/json;charset=UTF-8"
 INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+_ASCII_INT = re.compile(r"[+-]?[0-9]+")
+_ASCII_FLOAT = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
+
+
+def ascii_int(text: str) -> int | None:
+    """``text`` as a 64-bit integer when it is one written in ASCII digits, else None (``"²".isdigit()`` is
+    True in Python and ``int("١٢")`` is 12: neither is a number of the spec).
+
+    >>> ascii_int("42"), ascii_int("²"), ascii_int("١٢"), ascii_int(str(2 ** 64))
+    (42, None, None, None)
+    """
+    text = text.strip() if isinstance(text, str) else ""
+    if not _ASCII_INT.fullmatch(text):
+        return None
+    value = int(text)
+    return value if INT64_MIN <= value <= INT64_MAX else None
 
 
 class SpecError(Exception):
@@ -57,7 +76,9 @@ def sandbox_of(request: Request):
 async def read_json(request: Request) -> dict:
     """A JSON object body (an empty body counts as ``{}``); HTTP 400 ``{code: -2}`` otherwise."""
     try:
-        body = json.loads(await request.body() or b"{}")
+        body = loads(await request.body() or b"{}")
+    except InputError as exc:
+        raise api_error(exc.status, -2, str(exc)) from None
     except ValueError:
         body = None
     if not isinstance(body, dict):
@@ -72,7 +93,12 @@ async def read_fields(request: Request) -> dict[str, str]:
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):
             form = await request.form()
-            fields.update({k: v for k, v in form.items() if isinstance(v, str)})
+            text = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+            try:
+                check_fields(text)  # the guard's field rule, for multipart text fields it cannot see
+            except InputError as exc:
+                raise api_error(exc.status, -2, str(exc)) from None
+            fields.update(dict(text))
     return fields
 
 
@@ -110,10 +136,9 @@ class Params:
         raw = self.str(name, required=required)
         if raw is None:
             return default
-        try:
-            value = int(raw)
-        except ValueError:
-            raise self._bad(f"{name} must be an integer") from None
+        if not _ASCII_INT.fullmatch(raw.strip()):
+            raise self._bad(f"{name} must be an integer")
+        value = int(raw)
         if not INT64_MIN <= value <= INT64_MAX:  # the spec's Long; SQLite cannot store more either
             raise self._bad(f"{name} must be a 64-bit integer")
         if (lo is not None and value < lo) or (hi is not None and value > hi):
@@ -124,10 +149,9 @@ class Params:
         raw = self.str(name, required=required)
         if raw is None:
             return default
-        try:
-            value = float(raw)
-        except ValueError:
-            raise self._bad(f"{name} must be a number") from None
+        if not _ASCII_FLOAT.fullmatch(raw.strip()):
+            raise self._bad(f"{name} must be a number")
+        value = float(raw)
         if value != value or value in (float("inf"), float("-inf")):
             raise self._bad(f"{name} must be a finite number")
         return value
@@ -160,7 +184,7 @@ class Params:
         text = raw.strip()
         if text.startswith("["):
             try:
-                value = json.loads(text)
+                value = loads(text)
             except ValueError:
                 raise self._bad(f"{name} must be the text of a JSON array") from None
             if not isinstance(value, list) or not all(isinstance(v, (str, int)) for v in value):

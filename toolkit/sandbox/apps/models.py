@@ -95,6 +95,16 @@ class Model:
         app["keys"] = {r["kind"]: r["key"] for r in self.store.all("SELECT * FROM app_keys WHERE app_id = ?", app_id)}
         return app
 
+    def app_id_of(self, body: dict) -> str:
+        """The ``app_id`` of a control-API body (the demo app when absent); HTTP 400 ``{code: -2}`` for an
+        app that does not exist (checked before anything changes)."""
+        app_id = body.get("app_id")
+        if app_id is None:
+            return DEMO_APP_ID
+        if isinstance(app_id, bool) or not isinstance(app_id, (str, int)) or self.app(str(app_id)) is None:
+            raise api_error(400, -2, "app_id must be the id of an app of the sandbox")
+        return str(app_id)
+
     def find_key(self, key: str) -> tuple[dict, str] | None:
         row = self.store.one("SELECT app_id, kind FROM app_keys WHERE key = ?", key)
         if row is None:
@@ -114,6 +124,10 @@ class Model:
         }
 
     def set_webhooks(self, app_id: str, **urls) -> dict:
+        """Set (text) or clear (null, "") webhook URLs by kind; HTTP 400 ``{code: -2}`` for anything else."""
+        for kind, url in urls.items():
+            if url is not None and not isinstance(url, str):
+                raise api_error(400, -2, f"the webhook URL of {kind[:40]} must be text or null")
         app = self.app(app_id)
         hooks = {**app["webhooks"], **{k: v for k, v in urls.items()}}
         hooks = {k: v for k, v in hooks.items() if v}

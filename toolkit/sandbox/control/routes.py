@@ -24,6 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from ..clock import ClockError
 from ..pages import FONT_CSS, FONT_STACK, font_bytes
 from ..web import api_error, json_response, read_json, sandbox_of
 
@@ -41,14 +42,13 @@ async def clock(request: Request):
     if request.method == "GET":
         return json_response(sb.clock.describe())
     body = await read_json(request)
-    try:
-        if "set" in body:
-            sb.clock.set(body["set"])
-        if "advance" in body:
-            sb.clock.advance(float(body["advance"]))
-        if "freeze" in body:
-            sb.clock.freeze(bool(body["freeze"]))
-    except (TypeError, ValueError) as exc:
+    unknown = sorted(set(body) - {"set", "advance", "freeze"})
+    if unknown or not body:
+        raise api_error(400, -2, "a clock change is {\"set\": time, \"advance\": seconds, \"freeze\": bool}"
+                        + (f" (unknown: {', '.join(unknown)[:80]})" if unknown else ""))
+    try:  # checked as a whole before anything changes (Clock.change)
+        sb.clock.change(set=body.get("set"), advance=body.get("advance"), freeze=body.get("freeze"))
+    except ClockError as exc:
         raise api_error(400, -2, f"bad clock change: {exc}") from None
     sb.clock_changed()
     return json_response(sb.clock.describe())
@@ -62,14 +62,17 @@ async def quotas(request: Request):
         raise api_error(400, -2, "api (an API id) is required")
     if limit is not None and (not isinstance(limit, int) or limit < 0):
         raise api_error(400, -2, "limit must be a non-negative integer or null")
-    sb.apps.set_quota(body.get("app_id", sb.apps.app()["app_id"]), api, limit)
+    if isinstance(limit, bool) or (limit is not None and limit > 2 ** 31):
+        raise api_error(400, -2, "limit must be a non-negative integer or null")
+    sb.apps.set_quota(sb.apps.app_id_of(body), api, limit)
     return json_response({"api": api, "limit": limit})
 
 
 async def webhooks(request: Request):
     sb = sandbox_of(request)
     body = await read_json(request)
-    app_id = body.pop("app_id", sb.apps.app()["app_id"])
+    app_id = sb.apps.app_id_of(body)
+    body.pop("app_id", None)
     return json_response(sb.apps.set_webhooks(app_id, **body))
 
 

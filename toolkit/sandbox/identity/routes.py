@@ -60,7 +60,7 @@ from starlette.responses import RedirectResponse, Response
 from starlette.routing import Route
 
 from .. import pages
-from ..web import Params, api_error, json_response, oauth_error, read_fields, read_json, sandbox_of
+from ..web import Params, api_error, ascii_int, json_response, oauth_error, read_fields, read_json, sandbox_of
 from .models import FIRST_LOGIN_SCOPES, SCOPES, SESSION_SECONDS, SESSION_STAY_SECONDS, s256
 
 COOKIE = "sbx_account"
@@ -656,9 +656,12 @@ async def user_ids(request: Request):
 def _user_from(sb, body) -> dict:
     user = None
     if "user_id" in body:
-        user = sb.apps.user(int(body["user_id"]))
+        raw = body["user_id"]
+        uid = None if isinstance(raw, bool) or not isinstance(raw, (int, str)) else ascii_int(str(raw))
+        user = sb.apps.user(uid) if uid is not None else None
     elif "email" in body:
-        row = sb.store.one("SELECT id FROM users WHERE email = ?", body["email"])
+        row = sb.store.one("SELECT id FROM users WHERE email = ?", body["email"]) \
+            if isinstance(body["email"], str) else None
         user = sb.apps.user(row["id"]) if row else None
     if user is None:
         raise api_error(400, -2, "unknown user: give user_id or email of a demo user")
@@ -668,17 +671,22 @@ def _user_from(sb, body) -> dict:
 async def control_login(request: Request):
     sb = sandbox_of(request)
     body = await read_json(request)
-    app_id = body.get("app_id", sb.apps.app()["app_id"])
+    app_id = sb.apps.app_id_of(body)
     user = _user_from(sb, body)
     scopes = body.get("scopes") or []
-    if not isinstance(scopes, list):
+    if not isinstance(scopes, list) or not all(isinstance(s, str) for s in scopes):
         raise api_error(400, -2, "scopes must be a list of scope ids")
+    terms = body.get("service_terms") or []
+    if not isinstance(terms, list) or not all(isinstance(t, str) for t in terms):
+        raise api_error(400, -2, "service_terms must be a list of tags")
+    if body.get("nonce") is not None and not isinstance(body["nonce"], str):
+        raise api_error(400, -2, "nonce must be text")
     model = sb.model("identity")
+    if terms:
+        model.check_tags(app_id, terms)  # before any change
     model.link(app_id, user["id"])
     model.agree(app_id, user["id"], scopes)
-    terms = body.get("service_terms") or []
     if terms:
-        model.check_tags(app_id, terms)
         model.agree_terms(app_id, user["id"], terms, "KAUTH")
     tokens = model.issue_tokens(app_id, user["id"], nonce=body.get("nonce"))
     return json_response({**tokens, "user_id": user["id"]})
@@ -687,11 +695,19 @@ async def control_login(request: Request):
 async def control_settings(request: Request):
     sb = sandbox_of(request)
     body = await read_json(request)
-    app_id = body.pop("app_id", sb.apps.app()["app_id"])
+    app_id = sb.apps.app_id_of(body)
+    body.pop("app_id", None)
     allowed = {"token_rate_limit", "token_rate_window", "client_secret_required", "auto_link"}
     bad = set(body) - allowed
     if bad:
-        raise api_error(400, -2, f"unknown settings: {', '.join(sorted(bad))}; known: {', '.join(sorted(allowed))}")
+        raise api_error(400, -2, f"unknown settings: {', '.join(sorted(bad))[:200]}; known: {', '.join(sorted(allowed))}")
+    for name in ("token_rate_limit", "token_rate_window"):
+        value = body.get(name, 0)
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 10 ** 9:
+            raise api_error(400, -2, f"{name} must be an integer between 0 and 1000000000")
+    for name in ("client_secret_required", "auto_link"):
+        if not isinstance(body.get(name, False), bool):
+            raise api_error(400, -2, f"{name} must be true or false")
     return json_response(sb.model("identity").update_settings(app_id, **body))
 
 
@@ -702,8 +718,10 @@ async def control_rotate(request: Request):
 async def control_unlink(request: Request):
     sb = sandbox_of(request)
     body = await read_json(request)
-    app_id = body.get("app_id", sb.apps.app()["app_id"])
+    app_id = sb.apps.app_id_of(body)
     user = _user_from(sb, body)
+    if not isinstance(body.get("reason", ""), str):
+        raise api_error(400, -2, "reason must be text")
     sb.model("identity").unlink(app_id, user["id"], reason=body.get("reason", "UNLINK_FROM_APPS"))
     return json_response({"id": user["id"], "state": "unlinked"})
 

@@ -32,7 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, read_json,
+from ..web import (INT64_MAX, INT64_MIN, Params, ascii_int, api_error, json_response, read_fields, read_json,
                    require_app_key, sandbox_of)
 from .common import kst_text, need_scope, parse_rfc3339, rfc3339
 
@@ -291,7 +291,8 @@ async def add_users(request: Request):
             continue
         key = str(entry["id"])
         if user_type == "app":
-            user = sb.apps.user(int(key)) if key.isdigit() else None
+            uid = ascii_int(key)
+            user = sb.apps.user(uid) if uid is not None else None
             if user is None or identity.link_state(app["app_id"], user["id"]) != "linked":
                 continue
         else:

@@ -1,0 +1,280 @@
+"""One gate for every request of the sandbox: bounds and well-formedness of the raw input, checked before any
+route runs, so that no route (and no state change) sees hostile input.
+
+:class:`RequestGuard` is an ASGI middleware around the whole app. It refuses, in the platform's error shape
+(``{"error": "invalid_request", ...}`` under ``/auth``, ``{"msg", "code": -2}`` elsewhere):
+
+* a body over :data:`MAX_BODY` bytes (:data:`MAX_MULTIPART` for ``multipart/form-data`` uploads: story images
+  may weigh up to 10 MB each) — HTTP 413;
+* text that is not valid UTF-8, holds a lone UTF-16 surrogate or a NUL character — in the query string, in a
+  form body and in JSON (``"\\ud800"`` escapes included) — HTTP 400;
+* JSON nested deeper than :data:`MAX_DEPTH` — in a JSON body, in a form or query field whose value is the text
+  of JSON (``template_object``, ``property_keys``, ...) and in a JSON string carrying JSON — HTTP 400;
+* in JSON: integers beyond 64 bits, ``NaN``/``Infinity`` and floats that overflow, duplicate keys in an
+  object — HTTP 400;
+* a field (query, form or JSON string) made only of digits that are not ASCII ``0-9`` (``"²"``, ``"١٢"``),
+  or of ASCII digits beyond the 64-bit range (ids are the spec's ``Long``) — HTTP 400.
+
+Bodies that are not JSON (nor a form) are passed on as they are: each route answers its own documented error
+for them. :func:`loads` is the one strict JSON reader; :func:`check_fields` the one field check (multipart
+text fields, read by ``web.read_fields``, go through it too).
+
+>>> loads('{"a": [1, 2]}')
+{'a': [1, 2]}
+>>> loads('{"a": 1, "a": 2}')
+Traceback (most recent call last):
+...
+toolkit.sandbox.guard.InputError: duplicate key 'a' in a JSON object
+>>> check_text("²", "limit")
+Traceback (most recent call last):
+...
+toolkit.sandbox.guard.InputError: limit: digits must be ASCII 0-9
+"""
+from __future__ import annotations
+
+import json
+import math
+from typing import Any, Iterable
+from urllib.parse import parse_qsl
+
+__all__ = ["RequestGuard", "InputError", "loads", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
+           "MAX_DEPTH", "MAX_FIELD"]
+
+MAX_BODY = 2 * 1024 * 1024
+MAX_MULTIPART = 11 * 10 * 1024 * 1024 + 1024 * 1024
+MAX_DEPTH = 32
+MAX_FIELD = 1024 * 1024
+INT64_MIN, INT64_MAX = -(2 ** 63), 2 ** 63 - 1
+
+
+class InputError(ValueError):
+    """Input refused by the guard (``status`` 400 or 413)."""
+
+    def __init__(self, msg: str, status: int = 400):
+        super().__init__(msg)
+        self.status = status
+
+
+def json_depth(text: str) -> int:
+    """The deepest nesting of ``[``/``{`` in ``text`` (brackets inside JSON strings do not count).
+
+    >>> json_depth('{"a": [[1], "]]]"]}')
+    3
+    """
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            if depth > deepest:
+                deepest = depth
+                if deepest > MAX_DEPTH:
+                    return deepest
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _check_depth(text: str, where: str) -> None:
+    if json_depth(text) > MAX_DEPTH:
+        raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+
+
+def check_text(value: str, where: str = "a field") -> str:
+    """Refuse lone surrogates, NUL, non-ASCII digit-only values, out-of-range integers and over-deep JSON text."""
+    if len(value) > MAX_FIELD:
+        raise InputError(f"{where}: longer than {MAX_FIELD} characters")
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        raise InputError(f"{where}: text must be valid UTF-8 (no lone surrogates)") from None
+    if "\x00" in value:
+        raise InputError(f"{where}: text must not contain NUL characters")
+    core = value.strip()
+    if core[:1] in "+-":
+        core = core[1:]
+    if core and core.isdigit():
+        if not core.isascii():
+            raise InputError(f"{where}: digits must be ASCII 0-9")
+        if len(core) > 18 and not INT64_MIN <= int(value.strip()) <= INT64_MAX:
+            raise InputError(f"{where}: integers must fit in 64 bits")
+    elif core and not core.isascii() and any(ch.isdigit() for ch in core) and _numeric_shape(core):
+        raise InputError(f"{where}: digits must be ASCII 0-9")
+    if value.lstrip()[:1] in ("[", "{"):
+        _check_depth(value, where)
+    return value
+
+
+def _numeric_shape(core: str) -> bool:
+    """A number-looking value with a non-ASCII digit (``"1²"``, ``"3.١"``): refused like a digit-only one."""
+    return all(ch.isdigit() or ch in ".,eE+-_ " for ch in core)
+
+
+def check_fields(pairs: Iterable[tuple[str, str]]) -> None:
+    for name, value in pairs:
+        check_text(name, "a field name")
+        check_text(value, name)
+
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict:
+    out: dict = {}
+    for key, value in pairs:
+        if key in out:
+            raise InputError(f"duplicate key {key!r} in a JSON object")
+        out[key] = value
+    return out
+
+
+def _int(text: str) -> int:
+    if len(text.lstrip("-")) > 19 or not INT64_MIN <= int(text) <= INT64_MAX:
+        raise InputError("JSON integers must fit in 64 bits")
+    return int(text)
+
+
+def _float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise InputError("JSON numbers must be finite")
+    return value
+
+
+def _constant(name: str):
+    raise InputError(f"{name} is not JSON (numbers must be finite)")
+
+
+def _walk(value: Any, where: str = "the JSON body") -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            check_text(item, where)
+        elif isinstance(item, dict):
+            for k, v in item.items():
+                check_text(k, "a JSON key")
+                stack.append(v)
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def loads(text: str | bytes) -> Any:
+    """Strict JSON: depth, 64-bit integers, finite numbers, unique keys, valid text. Raises :class:`InputError`
+    for a bound and ``ValueError`` for text that is not JSON at all."""
+    if isinstance(text, bytes):
+        try:
+            text = text.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError("the body must be valid UTF-8") from None
+    _check_depth(text, "the JSON body")
+    value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                       parse_constant=_constant)
+    _walk(value)
+    return value
+
+
+def _looks_like_json(body: bytes) -> bool:
+    head = body.lstrip()[:1]
+    return head in (b"{", b"[", b'"') or head[:1].isdigit() or head in (b"-", b"t", b"f", b"n", b"N", b"I")
+
+
+def _decode_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
+    try:
+        return parse_qsl(raw.decode("latin-1"), keep_blank_values=True, encoding="utf-8", errors="strict")
+    except UnicodeDecodeError:
+        raise InputError(f"{where} must be valid UTF-8 once percent-decoded") from None
+    except ValueError as exc:
+        raise InputError(f"{where}: {exc}") from None
+
+
+def check_request(query: bytes, ctype: str, body: bytes) -> None:
+    """Every check of the guard on one request's raw parts (raises :class:`InputError`)."""
+    check_fields(_decode_pairs(query, "the query string"))
+    if not body:
+        return
+    if ctype.startswith("multipart/form-data"):
+        return  # file parts are bytes; text fields are checked by web.read_fields with check_fields
+    if ctype.startswith("application/x-www-form-urlencoded"):
+        check_fields(_decode_pairs(body, "the form body"))
+        return
+    try:
+        text = body.decode("utf-8")
+    except UnicodeDecodeError:
+        raise InputError("the body must be valid UTF-8") from None
+    if _looks_like_json(body):
+        try:
+            loads(text)
+        except InputError:
+            raise
+        except (ValueError, RecursionError):
+            pass  # not JSON: the route answers its own documented error
+    else:
+        check_text(text, "the body")
+
+
+def refusal(path: str, exc: InputError) -> tuple[int, dict]:
+    """The error body for a refused request, in the shape of the host it was sent to."""
+    if path.startswith("/auth/"):
+        return exc.status, {"error": "invalid_request", "error_description": str(exc)}
+    return exc.status, {"msg": str(exc), "code": -2}
+
+
+class RequestGuard:
+    """ASGI middleware: buffer the body (bounded), run :func:`check_request`, then replay the body to the app."""
+
+    def __init__(self, app):
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        ctype = headers.get("content-type", "").lower()
+        limit = MAX_MULTIPART if ctype.startswith("multipart/form-data") else MAX_BODY
+        try:
+            declared = headers.get("content-length")
+            if declared is not None and (not declared.isascii() or not declared.isdigit()):
+                raise InputError("Content-Length must be a number of bytes")
+            if declared is not None and int(declared) > limit:
+                raise InputError(f"the body is larger than {limit} bytes", 413)
+            chunks, size, more = [], 0, True
+            while more:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                chunk = message.get("body", b"")
+                size += len(chunk)
+                if size > limit:
+                    raise InputError(f"the body is larger than {limit} bytes", 413)
+                chunks.append(chunk)
+                more = message.get("more_body", False)
+            body = b"".join(chunks)
+            check_request(scope.get("query_string", b""), ctype, body)
+        except InputError as exc:
+            await self._refuse(scope, send, exc)
+            return
+        replayed = False
+
+        async def replay():
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, scope, send, exc: InputError) -> None:
+        status, payload = refusal(scope.get("path", ""), exc)
+        data = json.dumps(payload, ensure_ascii=False).encode("utf-8", "backslashreplace")
+        await send({"type": "http.response.start", "status": status, "headers": [
+            (b"content-type", b"application/json;charset=UTF-8"), (b"content-length", str(len(data)).encode())]})
+        await send({"type": "http.response.body", "body": data})
