@@ -11,7 +11,7 @@ imported only when first needed.
 """
 from __future__ import annotations
 
-__version__ = "0.1.0"
+from ._version import __version__
 
 __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "__version__"]
 

@@ -33,6 +33,22 @@ class Area:
     def client(self):
         return self._client
 
+    @property
+    def config(self):
+        """The client's :class:`~toolkit.config.Config`."""
+        return self._client.config
+
+    @property
+    def hosts(self):
+        """The five base URLs (:class:`~toolkit.config.Hosts`)."""
+        return self._client.config.hosts
+
+    @property
+    def credentials(self):
+        """The app's keys (:class:`~toolkit.config.Credentials`); ``credentials.need(name)`` raises a
+        :class:`~toolkit.errors.ConfigurationError` naming the setting when one is missing."""
+        return self._client.config.credentials
+
     def __repr__(self):
         names = [n for n in dir(type(self)) if not n.startswith("_") and callable(getattr(type(self), n))]
         return f"<{type(self).__name__}: {', '.join(names)}>"

@@ -115,7 +115,7 @@ class BusinessArea(Area):
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
-        return reveal(self.client._need("rest_api_key"))
+        return reveal(self.credentials.need("rest_api_key"))
 
     def _redirect_uri(self, redirect_uri: str | None) -> str:
         uri = redirect_uri or self.client.credentials.redirect_uri
@@ -165,7 +165,7 @@ class BusinessArea(Area):
 
     def complete(self, request: BizAuthRequest, redirect_url: str, *, use: bool = True) -> BizToken:
         """Finish a business authorization from the URL the browser was redirected to (``state`` checked)."""
-        from .oauth import code_from_redirect
+        from .authpages import code_from_redirect
 
         return self.exchange_code(code_from_redirect(redirect_url, request.state), redirect_uri=request.redirect_uri,
                                   use=use)
@@ -207,7 +207,7 @@ class BusinessArea(Area):
         return self._browser
 
     def _drive(self, req: BizAuthRequest, email: str, password: str, agree: bool, select) -> str:
-        from .oauth import drive_pages
+        from .authpages import drive_pages
 
         b = self._browser_client(email)
         base = self.client.hosts.auth + "/oauth/business/"

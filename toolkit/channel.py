@@ -152,13 +152,13 @@ class ChannelArea(Area):
                 return body
             import pandas as pd
 
-            from .frames import frame
+            from .frames import TEXT, frame
 
             df = frame(body.get("results") or [], columns=["file_id", "file_name", "status", "update_at", "schema"],
                        ints=["file_id"], meta={"empty_slot": body.get("empty_slot"),
                                                "using_slot": body.get("using_slot")})
             df = df.drop(columns=[c for c in ("empty_slot", "using_slot") if c in df.columns])
-            df["status"] = df["status"].astype("string").str.lower()
+            df["status"] = df["status"].astype(TEXT).str.lower()
             df["update_at"] = pd.to_datetime(df["update_at"], format="%Y-%m-%d %H:%M:%S", errors="coerce") \
                 .dt.tz_localize("Asia/Seoul").dt.tz_convert("UTC")
             return df

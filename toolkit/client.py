@@ -19,7 +19,7 @@ import threading
 from typing import Any
 
 from .config import Config, Credentials, Hosts
-from .errors import InvalidTokenError, ToolkitError
+from .errors import ConfigurationError, InvalidTokenError, ToolkitError
 from .mapassets import note_binding
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
 from .secrets import Secret
@@ -40,10 +40,6 @@ AREAS: dict[str, str] = {
     "navi": "toolkit.navi:NaviArea",
     "events": "toolkit.events:EventsArea",
 }
-
-
-class ConfigurationError(ToolkitError):
-    """The client lacks a credential or a setting the call needs."""
 
 
 class Client:
@@ -133,12 +129,7 @@ class Client:
         return self.config.hosts
 
     def _need(self, name: str) -> Secret:
-        value = getattr(self.credentials, name)
-        if not value:
-            env = {"rest_api_key": "TOOLKIT_REST_API_KEY", "admin_key": "TOOLKIT_ADMIN_KEY",
-                   "client_secret": "TOOLKIT_CLIENT_SECRET"}[name]
-            raise ConfigurationError(f"this call needs the app's {name}: pass {name}= to connect() or set {env}")
-        return value
+        return self.credentials.need(name)
 
     def rest_auth(self) -> ServiceAK:
         """``ServiceAK <REST API key>``."""
@@ -146,7 +137,7 @@ class Client:
 
     def admin_auth(self) -> ServiceAK:
         """``ServiceAK <admin key>`` (no target user)."""
-        return ServiceAK(self._need("admin_key"))
+        return ServiceAK(self._need("admin_key"), kind="admin_key")
 
     def user_auth(self, target_id: int | None = None):
         """The 'token or admin key' mode: the logged-in user's token, or the admin key for ``target_id``."""

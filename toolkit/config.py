@@ -27,6 +27,7 @@ import os
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping
 
+from .errors import ConfigurationError
 from .secrets import Secret
 
 __all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES"]
@@ -86,6 +87,21 @@ class Credentials:
         wrapped = {k: Secret(v) if isinstance(v, str) and ("key" in k or "secret" in k) else v
                    for k, v in dict(self.extra).items()}
         object.__setattr__(self, "extra", wrapped)
+
+    def need(self, name: str) -> Secret:
+        """The key ``name`` (``rest_api_key``, ``admin_key`` or ``client_secret``), or a
+        :class:`~toolkit.errors.ConfigurationError` saying how to set it.
+
+        >>> Credentials(rest_api_key="k").need("admin_key")
+        Traceback (most recent call last):
+        ...
+        toolkit.errors.ConfigurationError: this call needs the app's admin_key: pass admin_key= to connect() or set TOOLKIT_ADMIN_KEY
+        """
+        value = getattr(self, name)
+        if not value:
+            raise ConfigurationError(f"this call needs the app's {name}: pass {name}= to connect() or set "
+                                     f"TOOLKIT_{name.upper()}")
+        return value
 
 
 @dataclass(frozen=True)

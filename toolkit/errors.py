@@ -7,11 +7,15 @@ Shapes (identity.md §7):
 3. Redirect error (``error``, ``error_description``, ``state`` in a redirect query) → :class:`RedirectError`
 4. Webhook validation ``{"err", "description"}``                 → :class:`WebhookValidationError`
 
-Use :func:`error_from_response` to turn an HTTP answer into the right exception.
+Use :func:`error_from_response` to turn an HTTP answer into the right exception. Every error carries a
+one-line ``hint`` that points at the real fix; the hint of a -401 depends on what the call presented (an app
+key, the admin key or a user's access token), so a wrong app key is never answered with "log in again":
 
 >>> err = error_from_response(400, {"code": -10, "msg": "API limit has been exceeded."})
 >>> type(err).__name__, err.code
 ('QuotaExceeded', -10)
+>>> error_from_response(401, {"code": -401, "msg": "invalid app key"}, auth="app_key").hint[:33]
+'the app key (REST API key) was re'
 """
 from __future__ import annotations
 
@@ -22,8 +26,12 @@ __all__ = [
     "ToolkitError", "ParameterError", "ApiError", "QuotaExceeded", "InvalidTokenError", "InvalidArgumentError",
     "PermissionDeniedError", "NotFoundError", "OAuthError", "TokenRateLimited", "RedirectError",
     "WebhookValidationError", "TransportError", "RetryBudgetExceeded", "error_from_response", "redirect_error",
-    "hint_for",
+    "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS",
 ]
+
+AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
+"""What a call presented: nothing, ``ServiceAK <REST API key>``, ``ServiceAK <admin key>`` (possibly with a
+target user), or ``Bearer <access token>``."""
 
 # One-line hints for the codes a learner meets most (the README's troubleshooting table says more).
 HINTS: dict[str | int, str] = {
@@ -33,7 +41,14 @@ HINTS: dict[str | int, str] = {
     -10: "API quota exhausted: wait for the quota to reset or lower the request rate",
     -101: "the user is not linked to the app",
     -401: "the access token is missing, expired or revoked: log in again or refresh the token",
-    -402: "the user has not consented to the scope this call needs: request additional consent",
+    (-401, "user_token"): "the user's access token is missing, expired or revoked: log in again (tk.login(...)) "
+                          "or refresh it (tk.oauth.refresh())",
+    (-401, "app_key"): "the app key (REST API key) was refused: check rest_api_key= of connect() or "
+                       "TOOLKIT_REST_API_KEY (the REST API key of this app, not another key kind); no login helps",
+    (-401, "admin_key"): "the admin key was refused: check admin_key= of connect() or TOOLKIT_ADMIN_KEY (the "
+                         "admin key of this app); no login helps",
+    -402: "the user has not consented to the scope this call needs: ask for additional consent "
+          "(tk.login(scopes=[...]) with the missing scope); logging in again without it does not help",
     -501: "the user is not a messenger user",
     -532: "daily message quota of the app is used up",
     -601: "the user is not a story user",
@@ -50,12 +65,33 @@ HINTS: dict[str | int, str] = {
 }
 
 
-def hint_for(key: str | int | None) -> str:
-    return HINTS.get(key, "") if key is not None else ""
+def hint_for(key: str | int | None, auth: str | None = None) -> str:
+    """The one-line hint of an error code or value; ``auth`` (one of :data:`AUTH_KINDS`) picks the hint
+    of a code whose fix depends on what the call presented (-401).
 
+    >>> hint_for(-10)[:20], hint_for(-402)[:33]
+    ('API quota exhausted:', 'the user has not consented to the')
+    """
+    if key is None:
+        return ""
+    return HINTS.get((key, auth), "") or HINTS.get(key, "")
+
+
+def _auth_from_headers(headers: Mapping[str, str] | None) -> str | None:
+    """The credential kind a 401 answer names in ``WWW-Authenticate`` (``Bearer`` or ``ServiceAK``)."""
+    value = next((v for k, v in (headers or {}).items() if k.lower() == "www-authenticate"), "")
+    if value.startswith("Bearer"):
+        return "user_token"
+    if value.startswith("ServiceAK"):
+        return "app_key"
+    return None
 
 class ToolkitError(Exception):
     """Base of every error raised by the toolkit."""
+
+
+class ConfigurationError(ToolkitError):
+    """The client lacks a credential or a setting the call needs."""
 
 
 class ParameterError(ToolkitError, ValueError):
@@ -90,10 +126,11 @@ class ApiError(_HttpError):
     """Shape 1: ``{"msg": String, "code": Integer}`` with a negative code."""
 
     def __init__(self, code: int | None, msg: str, status: int | None = None, endpoint: str | None = None,
-                 body: Any = None, headers: Mapping[str, str] | None = None):
+                 body: Any = None, headers: Mapping[str, str] | None = None, auth: str | None = None):
         self.code, self.msg, self.status, self.endpoint = code, msg, status, endpoint
         self.body, self.headers = body, dict(headers or {})
-        self.hint = hint_for(code)
+        self.auth = auth or _auth_from_headers(self.headers)
+        self.hint = hint_for(code, self.auth)
         text = f"{msg} (code {code}){self._where()}"
         if self.hint:
             text += f" — hint: {self.hint}"
@@ -105,7 +142,8 @@ class QuotaExceeded(ApiError):
 
 
 class InvalidTokenError(ApiError):
-    """Code -401: the access token is missing, invalid or expired (HTTP 401)."""
+    """Code -401: the credential was refused (HTTP 401) — a user's access token, or an app key; ``auth``
+    says which and the hint names the fix."""
 
 
 class InvalidArgumentError(ApiError):
@@ -116,12 +154,17 @@ class PermissionDeniedError(ApiError):
     """Code -3 and other permission errors (HTTP 403)."""
 
 
+class ConsentRequiredError(PermissionDeniedError):
+    """Code -402: the user has not consented to a scope the call needs (request additional consent)."""
+
+
 class NotFoundError(ApiError):
     """HTTP 404 without a spec error body (wrong base URL or path)."""
 
 
 _CODE_CLASSES: dict[int, type[ApiError]] = {
-    -10: QuotaExceeded, -401: InvalidTokenError, -2: InvalidArgumentError, -3: PermissionDeniedError,
+    -10: QuotaExceeded, -401: InvalidTokenError, -402: ConsentRequiredError, -2: InvalidArgumentError,
+    -3: PermissionDeniedError,
 }
 
 
@@ -178,8 +221,9 @@ class RetryBudgetExceeded(TransportError):
 
 
 def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
-                        headers: Mapping[str, str] | None = None) -> ToolkitError:
-    """The exception for a non-2xx answer whose JSON body is ``body`` (a dict, or text when not JSON)."""
+                        headers: Mapping[str, str] | None = None, auth: str | None = None) -> ToolkitError:
+    """The exception for a non-2xx answer whose JSON body is ``body`` (a dict, or text when not JSON);
+    ``auth`` is what the call presented (:data:`AUTH_KINDS`), for the hint."""
     if isinstance(body, Mapping):
         if "err" in body and "description" in body:
             return WebhookValidationError(str(body["err"]), str(body["description"]), status, endpoint)
@@ -196,11 +240,11 @@ def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
             cls = _CODE_CLASSES.get(code, ApiError) if isinstance(code, int) else ApiError
             if cls is ApiError and status == 403:
                 cls = PermissionDeniedError
-            return cls(code, str(body.get("msg", body.get("message", ""))), status, endpoint, body, headers)
+            return cls(code, str(body.get("msg", body.get("message", ""))), status, endpoint, body, headers, auth)
     text = body if isinstance(body, str) else repr(body)
     text = (text or "").strip().replace("\n", " ")[:200] or "no body"
     cls = NotFoundError if status == 404 else ApiError
-    return cls(None, f"unexpected answer: {text}", status, endpoint, body, headers)
+    return cls(None, f"unexpected answer: {text}", status, endpoint, body, headers, auth)
 
 
 def redirect_error(url: str) -> RedirectError | None:

@@ -31,7 +31,7 @@ import httpx
 import jwt
 
 from .area import Area
-from .errors import ToolkitError
+from .errors import ConfigurationError, ToolkitError
 from .secrets import Secret, reveal
 
 __all__ = ["verify_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
@@ -480,7 +480,7 @@ class Inbox:
 
 def inbox(tk, *, port: int = 0, start: bool = True) -> Inbox:
     """An :class:`Inbox` for the client's app: admin key, REST API key and auth host from ``tk``."""
-    creds, auth = tk.credentials, tk.hosts.auth
+    creds, auth = tk.config.credentials, tk.config.hosts.auth
     box = Inbox(admin_key=creds.admin_key, audience=creds.rest_api_key, issuer=auth,
                 jwks_url=f"{auth}/.well-known/jwks.json", port=port, client=tk)
     return box.start() if start else box
@@ -495,15 +495,13 @@ class EventsArea(Area):
 
     def verify(self, token: "str | bytes") -> VerifiedSet:
         """:func:`verify_set` against this app (REST API key) and service (auth host, its JWKS)."""
-        auth = self.client.hosts.auth
-        return verify_set(token, audience=self.client._need("rest_api_key"), issuer=auth,
+        auth = self.hosts.auth
+        return verify_set(token, audience=self.credentials.need("rest_api_key"), issuer=auth,
                           jwks_url=f"{auth}/.well-known/jwks.json")
 
     # ---------------------------------------------------------------- sandbox only
     def _sandbox(self):
         if self.client.sandbox is None:
-            from .client import ConfigurationError
-
             raise ConfigurationError("acting as the platform and the delivery log exist only in the sandbox")
         return self.client.sandbox
 

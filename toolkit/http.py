@@ -34,7 +34,7 @@ import httpx
 import tenacity
 from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay, wait_random_exponential
 
-from . import __version__
+from ._version import __version__
 from .config import Config
 from .errors import ParameterError, RetryBudgetExceeded, ToolkitError, TransportError, error_from_response
 from .secrets import Secret, reveal
@@ -80,7 +80,10 @@ IDEMPOTENT_METHODS = frozenset({"GET", "HEAD", "OPTIONS", "PUT", "DELETE"})
 
 # --------------------------------------------------------------------------- auth modes
 class Auth:
-    """How a call authenticates. Subclasses add a header and, for the admin mode, two fields."""
+    """How a call authenticates. Subclasses add a header and, for the admin mode, two fields; ``kind`` (one
+    of :data:`toolkit.errors.AUTH_KINDS`) lets an error name the credential to fix."""
+
+    kind = "none"
 
     def headers(self) -> dict[str, str]:
         return {}
@@ -104,6 +107,7 @@ class Bearer(Auth):
     """``Authorization: Bearer <access token>``: acts on the logged-in user."""
 
     token: Secret
+    kind = "user_token"
 
     def headers(self):
         return {"Authorization": f"Bearer {reveal(self.token)}"}
@@ -117,6 +121,8 @@ class ServiceAK(Auth):
     """``Authorization: ServiceAK <key>`` with an app key (REST API key, admin key, ...)."""
 
     key: Secret
+    kind: str = "app_key"
+    """``app_key`` (the REST API key) or ``admin_key``."""
 
     def headers(self):
         return {"Authorization": f"ServiceAK {reveal(self.key)}"}
@@ -131,6 +137,7 @@ class AdminFor(Auth):
 
     admin_key: Secret
     target_id: int
+    kind = "admin_key"
 
     def __post_init__(self):
         try:
@@ -354,7 +361,8 @@ class RequestCore:
         status = response.status_code
         payload = json_or_text(response)
         if status >= 400 or (300 <= status < 400 and status not in set(call.ok)):
-            raise error_from_response(status, payload, endpoint=call.label, headers=response.headers)
+            raise error_from_response(status, payload, endpoint=call.label, headers=response.headers,
+                                      auth=call.auth.kind)
         return call.parse(payload, response) if call.parse else payload
 
     def _fail(self, call: Call, exc: BaseException, attempts: int, started: float) -> ToolkitError:
@@ -362,7 +370,7 @@ class RequestCore:
             response = exc.response
             self.last_response = response
             err = error_from_response(response.status_code, json_or_text(response), endpoint=call.label,
-                                      headers=response.headers)
+                                      headers=response.headers, auth=call.auth.kind)
             err.attempts = attempts
             return err
         if isinstance(exc, RetryBudgetExceeded):

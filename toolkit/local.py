@@ -24,7 +24,9 @@ from pathlib import Path
 from typing import Any, Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
+from .coords import lonlat, number
 from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
+from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES"]
 
@@ -34,11 +36,30 @@ CATEGORY_GROUP_CODES = ("MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", 
                         "AD5", "FD6", "CE7", "HP8", "PM9")
 ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
 
-ADDRESS_COLUMNS = ["address_name", "address_type", "x", "y"]
-PLACE_COLUMNS = ["id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
-                 "address_name", "road_address_name", "x", "y", "place_url", "distance"]
-REGION_COLUMNS = ["region_type", "address_name", "region_1depth_name", "region_2depth_name", "region_3depth_name",
-                  "region_4depth_name", "code", "x", "y"]
+# Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not).
+_REGION_NAMES = ["region_1depth_name", "region_2depth_name", "region_3depth_name"]
+_LAND_LOT = ["address_name", *_REGION_NAMES, "region_3depth_h_name", "h_code", "b_code", "mountain_yn",
+             "main_address_no", "sub_address_no"]
+_ROAD = ["address_name", *_REGION_NAMES, "road_name", "underground_yn", "main_building_no", "sub_building_no",
+         "building_name", "zone_no"]
+ADDRESS_SCHEMA = (Schema(["address_name", "address_type", "x", "y"], floats=["x", "y"])
+                  + Schema([*_LAND_LOT, "x", "y"], floats=["x", "y"]).prefixed("address")
+                  + Schema([*_ROAD, "x", "y"], floats=["x", "y"]).prefixed("road_address"))
+"""Address search document (§4.1): ``address.*`` (land lot) and ``road_address.*`` flattened."""
+COORD2ADDRESS_SCHEMA = (Schema([c for c in _LAND_LOT if c not in ("region_3depth_h_name", "h_code", "b_code")]
+                               + ["zip_code"]).prefixed("address") + Schema(_ROAD).prefixed("road_address"))
+"""Coordinate-to-address document (§4.3): the search-only fields are absent; ``zip_code`` is deprecated."""
+PLACE_SCHEMA = Schema(["id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                       "address_name", "road_address_name", "x", "y", "place_url", "distance"],
+                      floats=["x", "y", "distance"])
+"""Place document (§4.5, §4.6); ``distance`` in metres, NaN without a centre."""
+REGION_SCHEMA = Schema(["region_type", "address_name", *_REGION_NAMES, "region_4depth_name", "code", "x", "y"],
+                       floats=["x", "y"])
+"""Region document (§4.2)."""
+TRANSCOORD_SCHEMA = Schema(["x", "y"], floats=["x", "y"])
+ADDRESS_COLUMNS = list(ADDRESS_SCHEMA.columns)
+PLACE_COLUMNS = list(PLACE_SCHEMA.columns)
+REGION_COLUMNS = list(REGION_SCHEMA.columns)
 GEOCODE_COLUMNS = ["x", "y", "geocode_status", "geocode_matches", "geocode_address", "geocode_address_type",
                    "geocode_error"]
 MAX_PAGES = 45
@@ -51,14 +72,16 @@ def _int(name: str, value, lo: int, hi: int) -> int:
     return value
 
 
-def _float(name: str, value) -> float:
-    try:
-        out = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(name, "must be a number", value) from None
-    if out != out or out in (float("inf"), float("-inf")):
-        raise ParameterError(name, "must be a finite number", value)
-    return out
+_float = number
+
+
+def _point(x, y, input_coord: str = "WGS84") -> dict:
+    """x, y as floats; WGS84 points must be a longitude and a latitude (swapped ones are refused)."""
+    if input_coord == "WGS84":
+        x, y = lonlat(x, y)
+    else:
+        x, y = number("x", x), number("y", y)
+    return {"x": x, "y": y}
 
 
 def _choice(name: str, value, choices: Iterable[str]) -> str:
@@ -82,7 +105,7 @@ def _area_params(x, y, radius, rect, sort, need_area: bool) -> dict:
     if (x is None) != (y is None):
         raise ParameterError("x/y", "give both x and y, or neither")
     if x is not None:
-        x, y = _float("x", x), _float("y", y)
+        x, y = lonlat(x, y)
     if radius is not None:
         radius = _int("radius", radius, 0, 20000)
         if x is None:
@@ -101,45 +124,23 @@ def _area_params(x, y, radius, rect, sort, need_area: bool) -> dict:
 
 
 # --------------------------------------------------------------------------- parsing
-def _address_frame(body, response=None):
-    from .frames import frame
+def _documents_frame(schema: Schema):
+    """The parse function of a local call: its documents as a frame of ``schema`` (meta in attrs)."""
+    def parse(body, response=None):
+        from .frames import frame
 
-    docs = body.get("documents", [])
-    floats = ["x", "y", "address.x", "address.y", "road_address.x", "road_address.y"]
-    df = frame(docs, columns=ADDRESS_COLUMNS, floats=floats, meta=body.get("meta"))
-    for col in ("address", "road_address"):  # a document whose object is null keeps a null column
-        if col in df.columns:
-            df = df.drop(columns=[col])
-    return df
+        df = frame(body.get("documents", []), schema=schema, meta=body.get("meta"))
+        # a document whose nested object is null leaves a null column of that name: drop it
+        return df.drop(columns=[c for c in ("address", "road_address") if c in df.columns])
 
-
-def _place_frame(body, response=None):
-    from .frames import frame
-
-    return frame(body.get("documents", []), columns=PLACE_COLUMNS, floats=["x", "y", "distance"],
-                 meta=body.get("meta"))
+    return parse
 
 
-def _region_frame(body, response=None):
-    from .frames import frame
-
-    return frame(body.get("documents", []), columns=REGION_COLUMNS, floats=["x", "y"], meta=body.get("meta"))
-
-
-def _coord2address_frame(body, response=None):
-    from .frames import frame
-
-    df = frame(body.get("documents", []), meta=body.get("meta"))
-    for col in ("address", "road_address"):
-        if col in df.columns:
-            df = df.drop(columns=[col])
-    return df
-
-
-def _transcoord_frame(body, response=None):
-    from .frames import frame
-
-    return frame(body.get("documents", []), columns=["x", "y"], floats=["x", "y"], meta=body.get("meta"))
+_address_frame = _documents_frame(ADDRESS_SCHEMA)
+_place_frame = _documents_frame(PLACE_SCHEMA)
+_region_frame = _documents_frame(REGION_SCHEMA)
+_coord2address_frame = _documents_frame(COORD2ADDRESS_SCHEMA)
+_transcoord_frame = _documents_frame(TRANSCOORD_SCHEMA)
 
 
 # --------------------------------------------------------------------------- public transit (4.7)
@@ -168,11 +169,7 @@ def _transit_point(name: str, value) -> str:
         label = value[2] if len(value) == 3 else ""
     else:
         raise ParameterError(name, "must be (x, y), (x, y, name), {x, y, name} or 'x,y[,name=..]'", value)
-    x, y = _float(f"{name} x", x), _float(f"{name} y", y)
-    if not -180 <= x <= 180:
-        raise ParameterError(f"{name} x", "must be from -180 to 180 (WGS84 longitude)", x)
-    if not -90 <= y <= 90:
-        raise ParameterError(f"{name} y", "must be from -90 to 90 (WGS84 latitude)", y)
+    x, y = lonlat(x, y, x_name=f"{name} x", y_name=f"{name} y")
     if not isinstance(label, str) or "," in label:
         raise ParameterError(f"{name} name", "must be a string without commas", label)
     return f"{x!r},{y!r}" + (f",name={label}" if label else "")
@@ -476,8 +473,8 @@ class LocalArea(Area):
     def regions(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                 raw: bool = False):
         """coord2regioncode: the legal (``B``) and administrative (``H``) regions of a point, one row each."""
-        params = {"x": _float("x", x), "y": _float("y", y),
-                  "input_coord": _choice("input_coord", input_coord, GEO_COORD_SYSTEMS),
+        params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
+                  "input_coord": input_coord,
                   "output_coord": _choice("output_coord", output_coord, GEO_COORD_SYSTEMS)}
         return self._call("/v2/local/geo/coord2regioncode", params, _region_frame, "local.regions", _fmt(format),
                           raw)
@@ -487,8 +484,8 @@ class LocalArea(Area):
     @endpoint("GET", "local", "/v2/local/geo/coord2address.{FORMAT}")
     def coord2address(self, x, y, input_coord: str = "WGS84", *, format: str = "json", raw: bool = False):
         """The land-lot (``address.*``) and road address (``road_address.*``, may be missing) of a point."""
-        params = {"x": _float("x", x), "y": _float("y", y),
-                  "input_coord": _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)}
+        params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
+                  "input_coord": input_coord}
         return self._call("/v2/local/geo/coord2address", params, _coord2address_frame, "local.coord2address",
                           _fmt(format), raw)
 
@@ -496,8 +493,8 @@ class LocalArea(Area):
     def transcoord(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                    raw: bool = False):
         """Convert a point between the ten coordinate systems; one row with float x, y."""
-        params = {"x": _float("x", x), "y": _float("y", y),
-                  "input_coord": _choice("input_coord", input_coord, COORD_SYSTEMS),
+        params = {**_point(x, y, _choice("input_coord", input_coord, COORD_SYSTEMS)),
+                  "input_coord": input_coord,
                   "output_coord": _choice("output_coord", output_coord, COORD_SYSTEMS)}
         return self._call("/v2/local/geo/transcoord", params, _transcoord_frame, "local.transcoord", _fmt(format),
                           raw)
@@ -720,7 +717,7 @@ def _regions_frame(data, keys: list[str], job: _Bulk):
     out["region_status"] = pd.Categorical(statuses, categories=[
         "matched", "sea", "outside", "error", "empty", "not_done"])
     for c in REGION_OUT_COLUMNS[1:-1]:
-        out[c] = pd.Series([a.get(c) for a in answers], index=out.index, dtype="object")
+        out[c] = pd.Series([a.get(c) for a in answers], index=out.index, dtype=TEXT)
     out["region_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
     out.attrs["regions"] = _stats(job, len(out), resume_at)
     return out

@@ -20,6 +20,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any, Iterable
 
 from .area import Area, Call, endpoint
+from .coords import lonlat
 from .errors import ParameterError
 from .mapassets import tiles_for
 from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
@@ -52,12 +53,7 @@ def _point(value: Any, name: str) -> dict:
         x, y, label = value[0], value[1], (value[2] if len(value) == 3 else None)
     else:
         raise ParameterError(name, "a point is (x, y), (x, y, name), {'x','y','name'} or 'x,y,name=...'", value)
-    try:
-        x, y = float(x), float(y)
-    except (TypeError, ValueError):
-        raise ParameterError(name, "x and y must be numbers (longitude, latitude)", value) from None
-    if not (-180 <= x <= 180 and -90 <= y <= 90):
-        raise ParameterError(name, "x must be a longitude and y a latitude (WGS84)", value)
+    x, y = lonlat(x, y, x_name=f"{name}.x", y_name=f"{name}.y")
     out = {"x": x, "y": y}
     if label:
         out["name"] = str(label)
@@ -195,7 +191,7 @@ class Directions:
         return frame(rows, columns=["route", "section", "road_index", "name", "distance", "duration",
                                     "traffic_speed", "traffic_state", "traffic", "points", "vertexes"],
                      ints=["route", "section", "road_index", "distance", "duration", "traffic_state", "points"],
-                     floats=["traffic_speed"], meta={"trans_id": self.trans_id})
+                     floats=["traffic_speed"], objects=["vertexes"], meta={"trans_id": self.trans_id})
 
     @property
     def guides(self):

@@ -40,7 +40,8 @@ from urllib.parse import parse_qs, urlencode, urlsplit
 import jwt
 
 from .area import WRAPPED, Area, Call, endpoint
-from .errors import ParameterError, RedirectError, ToolkitError, redirect_error
+from .authpages import code_from_redirect, drive_pages  # noqa: F401  (shared with the business area)
+from .errors import ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
 from .secrets import Secret, reveal
 
@@ -234,63 +235,6 @@ def _has_gui_browser() -> bool:
     return True
 
 
-_HIDDEN_Q = re.compile(r"name='q' value='([^']*)'")
-
-
-def code_from_redirect(redirect_url: str, state: str | None) -> str:
-    """The authorization code of a redirect URL, after checking its ``state`` against the request's; a redirect
-    error (``error``/``error_description``) raises :class:`RedirectError`."""
-    query = parse_qs(urlsplit(redirect_url).query)
-    got_state = (query.get("state") or [None])[0]
-    if got_state != state:
-        raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
-                            got_state)
-    err = redirect_error(redirect_url)
-    if err is not None:
-        raise err
-    code = (query.get("code") or [None])[0]
-    if not code:
-        raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
-    return code
-
-
-def drive_pages(browser, url: str, redirect_uri: str, *, login_url: str, login: dict, on_page, steps: int,
-                what: str) -> str:
-    """Drive the sandbox's authorization pages headlessly with an httpx client (keeping its cookies), as a
-    person would, until the redirect to ``redirect_uri``; return that URL.
-
-    Redirects are followed, an error page raises :class:`RedirectError`, the login form is filled with
-    ``login``; any other page goes to ``on_page(text, q)``, which posts the page's form and returns the response
-    (or None for a page it does not know).
-    """
-    r = browser.get(url)
-    for _ in range(steps):
-        if r.status_code in (301, 302, 303, 307):
-            location = r.headers["location"]
-            if location.startswith(redirect_uri):
-                return location
-            r = browser.get(location)
-            continue
-        text = r.text
-        if r.status_code >= 400 and "<form" not in text:
-            code = re.search(r"id='error-code'>([^<]+)<", text)
-            raise RedirectError(code.group(1) if code else f"HTTP {r.status_code}",
-                                re.sub(r"<[^>]+>", " ", text)[:200].strip())
-        m = _HIDDEN_Q.search(text)
-        if not m:
-            raise ToolkitError(f"unexpected page from the authorization server (HTTP {r.status_code})")
-        q = html.unescape(m.group(1))
-        if "id='login'" in text:
-            if "id='error'" in text:
-                raise ToolkitError(f"login failed for {login.get('email')}: wrong e-mail or password")
-            r = browser.post(login_url, data={"q": q, **login})
-            continue
-        r = on_page(text, q)
-        if r is None:
-            raise ToolkitError("unexpected page from the authorization server")
-    raise ToolkitError(f"{what} did not reach the redirect URI")
-
-
 class OAuthArea(Area):
     """The authorization host: authorize URL, code exchange, refresh, ID token verification, discovery, logout."""
 
@@ -303,7 +247,7 @@ class OAuthArea(Area):
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
-        return reveal(self.client._need("rest_api_key"))
+        return reveal(self.credentials.need("rest_api_key"))
 
     def _redirect_uri(self, redirect_uri: str | None) -> str:
         uri = redirect_uri or self.client.credentials.redirect_uri

@@ -206,7 +206,7 @@ class SystemArea(Area):
                             rows += [dict(base, ip=ip, kind=change, change_date=entry[change].get("date"))
                                      for ip in entry[change].get("ips", [])]
             df = frame(rows, columns=["rule_type", "service", "ip", "kind", "ports", "change_date", "updatedDate"],
-                       datetimes=["change_date", "updatedDate"], meta={"updatedDate": body.get("updatedDate")})
+                       datetimes=["change_date", "updatedDate"], objects=["ports"], meta={"updatedDate": body.get("updatedDate")})
             return df
 
         return Call("GET", "api", "/v1/system/ips", self._client.rest_auth(), params={"rule_type": rule_type},
