@@ -134,3 +134,26 @@ def test_routes_cross_the_city(tk, a, b):
     roads = route["sections"][0]["roads"]
     # origin and destination are snapped onto the road network: the first/last vertex is the snapped node
     assert (guides[0]["x"], guides[0]["y"]) == (roads[0]["vertexes"][0], roads[0]["vertexes"][1])
+
+
+# ---------------------------------------------------------------------------- transit on the whole network
+def _station(name_line):
+    row = next(p for p in _rows("landmarks.csv") if p["place_name"] == name_line)
+    return float(row["x"]), float(row["y"])
+
+
+def test_transit_network_has_lines_1_to_4_and_the_light_rail():
+    rows = _rows("transit_stations.csv")
+    lines = {r["line"] for r in rows}
+    assert lines == {"1호선", "2호선", "3호선", "4호선", "부산김해경전철"}
+    for line in ("1호선", "2호선", "3호선", "4호선"):
+        assert sum(r["in_data"] == "1" for r in rows if r["line"] == line) >= 4, line
+
+
+@pytest.mark.parametrize("a, b, lines", [("장산역 2호선", "부산대역 1호선", {"2호선", "1호선"}),
+                                         ("충렬사역 4호선", "강서구청역 3호선", {"4호선", "3호선"})])
+def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):
+    df = tk.local.public_transit(_station(a), _station(b), departure_time="202611201000")
+    sub = df[(df["route"] == 0) & (df["mode"] == "SUBWAY")]
+    assert lines <= set(sub["line"]) and len(sub) >= 2
+    assert df[df["route"] == 0]["distance"].sum() > 5000
