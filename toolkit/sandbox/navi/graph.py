@@ -67,19 +67,29 @@ class Traffic:
     seconds: np.ndarray    # travel time per edge
 
 
+def _read(path: Path):
+    """(JSON header without the big arrays, nodes array, edges array). The build also writes
+    ``roads_index.npz`` next to ``roads.json.gz`` (the same nodes and edges as binary arrays plus the rest of the
+    JSON without them), read in milliseconds; the JSON (the published format) is the fallback."""
+    index = path.with_name("roads_index.npz")
+    if index.exists():
+        with np.load(index, allow_pickle=False) as z:
+            return json.loads(str(z["header"])), z["nodes"], z["edges"]
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    return data, np.asarray(data["nodes"], dtype=float), np.asarray(data["edges"], dtype=float)
+
+
 class RoadGraph:
     def __init__(self, path: Path):
         from scipy.sparse.csgraph import connected_components
 
-        data = json.loads(gzip.decompress(path.read_bytes()))
+        data, nodes, e = _read(path)
         self.meta = {k: data[k] for k in ("format", "source", "speeds_kmh", "synthetic", "stats")}
         self.road_names = [r[0] for r in data["roads"]]
         self.road_class = [r[1] for r in data["roads"]]
-        nodes = np.asarray(data["nodes"], dtype=float)
         self.lon, self.lat = nodes[:, 0].copy(), nodes[:, 1].copy()
         self.mx, self.my = (self.lon - 129.0) * MX, (self.lat - LAT0) * MY
         cols = data["edge_columns"]
-        e = np.asarray(data["edges"], dtype=float)
         col = {c: e[:, i] for i, c in enumerate(cols)}
         self.eu, self.ev = col["u"].astype(int), col["v"].astype(int)
         self.eroad = col["road"].astype(int)
@@ -115,7 +125,6 @@ class RoadGraph:
         self.arc_u, self.arc_v, self.arc_e = au[keep], av[keep], ae[keep]
         self.indptr = np.searchsorted(self.arc_u, np.arange(n + 1)).astype(np.int32)
         self.indices = self.arc_v.astype(np.int32)
-        self.arc_of = {(int(u), int(v)): int(e) for u, v, e in zip(self.arc_u, self.arc_v, self.arc_e)}
         ncomp, labels = connected_components(self.matrix(np.ones(len(self.arc_e))), directed=True,
                                              connection="strong")
         main = np.bincount(labels).argmax()
@@ -157,7 +166,13 @@ class RoadGraph:
         return out[::-1]
 
     def edges_of(self, nodes: list[int]) -> list[int]:
-        return [self.arc_of[(u, v)] for u, v in zip(nodes, nodes[1:])]
+        """Edge ids along a node path (the kept arc of each consecutive pair)."""
+        out = []
+        for u, v in zip(nodes, nodes[1:]):
+            lo, hi = self.indptr[u], self.indptr[u + 1]
+            k = lo + int(np.searchsorted(self.indices[lo:hi], v))
+            out.append(int(self.arc_e[k]))
+        return out
 
     # ------------------------------------------------------------------ geometry
     def snap(self, x: float, y: float) -> tuple[int, float]:
