@@ -96,13 +96,25 @@ def _fmt(v: float) -> str:
     return f"{v:.7f}".rstrip("0").rstrip(".") if v == v else ""
 
 
-def _read_csv(path, gz=False):
+def _read_rows(path, gz=False) -> list[list[str]]:
     raw = gzip.decompress(path.read_bytes()).decode("utf-8") if gz else path.read_text("utf-8")
-    return list(csv.DictReader(io.StringIO(raw)))
+    return list(csv.reader(io.StringIO(raw)))
+
+
+def _read_csv(path, gz=False) -> list[dict]:
+    rows = _read_rows(path, gz)
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+_SPACES = (" ", "\t", "\r", "\u3000", "\xa0", "\v", "\f")
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", "", text).lower()
+    """Lower case without white space (new lines are kept: they separate the rows of a batch)."""
+    for c in _SPACES:
+        if c in text:
+            text = text.replace(c, "")
+    return text.lower()
 
 
 class World:
@@ -191,19 +203,27 @@ class World:
                                  h_centre=h_centre, grid=grid)
 
     def _load_places(self) -> None:
+        """Places as columns (``self.places``: column name → list; row ``i`` is one place); documents are made
+        only for the rows a search returns. Search texts are normalised in one pass over one string."""
         with self._lock:
             if "places" in self.__dict__:
                 return
-            places = _read_csv(self._root / "places.csv.gz", gz=True)
+            rows = _read_rows(self._root / "places.csv.gz", gz=True)
+            header = rows.pop(0)
             landmarks = self._root / "landmarks.csv"
             if landmarks.exists():
-                places += _read_csv(landmarks)
-            for p in places:
-                p["_x"], p["_y"] = float(p["x"]), float(p["y"])
-                p["_name"] = _norm(p["place_name"])
-                p["_text"] = p["_name"] + "|" + _norm(p["category_name"]) + "|" + _norm(p["category_group_name"])
-            places.sort(key=lambda p: p["id"])
-            self.places = places
+                extra = _read_rows(landmarks)
+                assert extra.pop(0) == header
+                rows += extra
+            rows.sort(key=lambda r: r[0])                         # by id
+            cols = dict(zip(header, (list(c) for c in zip(*rows))))
+            cols["_x"] = list(map(float, cols["x"]))
+            cols["_y"] = list(map(float, cols["y"]))
+            cols["_name"] = _norm("\n".join(cols["place_name"])).split("\n")
+            texts = _norm("\n".join(map("|".join, zip(cols["category_name"], cols["category_group_name"]))))
+            cols["_text"] = [n + "|" + t for n, t in zip(cols["_name"], texts.split("\n"))]
+            self.size = len(rows)
+            self.places = cols
 
     # ------------------------------------------------------------------ geometry
     def in_city_bbox(self, x, y) -> bool:
@@ -533,54 +553,54 @@ class Model:
         was sent (location.md §4.5 "only when x and y were sent"); a category document always has it, an
         empty string without a centre (§4.6)."""
         w = self.world()
+        P = w.places
+        ids, px, py = P["id"], P["_x"], P["_y"]
         same_name = None
-        rows = w.places
+        rows = range(w.size)
         needles: list[str] = []
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
             if prefix:
-                if prefix.startswith("H"):
-                    rows = [p for p in rows if p["h_code"].startswith(prefix[1:])]
-                else:
-                    rows = [p for p in rows if p["b_code"].startswith(prefix)]
-            rows = [p for p in rows if all(n in p["_text"] for n in needles)]
+                codes = P["h_code"] if prefix.startswith("H") else P["b_code"]
+                want = prefix.lstrip("H")
+                rows = [i for i in rows if codes[i].startswith(want)]
+            text = P["_text"]
+            rows = [i for i in rows if all(n in text[i] for n in needles)]
         if category:
-            rows = [p for p in rows if p["category_group_code"] == category]
+            groups = P["category_group_code"]
+            rows = [i for i in rows if groups[i] == category]
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            rows = [p for p in rows if lx <= p["_x"] <= hx and ly <= p["_y"] <= hy]
+            rows = [i for i in rows if lx <= px[i] <= hx and ly <= py[i] <= hy]
         dist = {}
         if x is not None:
-            for p in rows:
-                dist[p["id"]] = haversine(x, y, p["_x"], p["_y"])
+            for i in rows:
+                dist[i] = haversine(x, y, px[i], py[i])
             if radius is not None:
-                rows = [p for p in rows if dist[p["id"]] <= radius]
-        if sort == "distance":
-            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
+                rows = [i for i in rows if dist[i] <= radius]
+        if sort == "distance" or (dist and not needles):
+            rows = sorted(rows, key=lambda i: (dist[i], ids[i]))
         elif needles:
             whole = "".join(needles)
+            pname = P["_name"]
 
-            def rank(p):
-                name = p["_name"]
+            def rank(i):
+                name = pname[i]
                 r = 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
-                return (r, dist.get(p["id"], 0.0), p["id"])
+                return (r, dist.get(i, 0.0), ids[i])
 
             rows = sorted(rows, key=rank)
-        elif dist:
-            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
         docs = []
-        for p in rows:
-            code = p["category_group_code"]
-            doc = {"id": p["id"], "place_name": p["place_name"], "category_name": p["category_name"],
-                   "category_group_code": code, "category_group_name": p["category_group_name"],
-                   "phone": p["phone"], "address_name": p["address_name"],
-                   "road_address_name": p["road_address_name"], "x": p["x"], "y": p["y"],
-                   "place_url": PLACE_URL + p["id"]}
+        keys = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                "address_name", "road_address_name", "x", "y")
+        for i in rows:
+            doc = {k: P[k][i] for k in keys}
+            doc["place_url"] = PLACE_URL + ids[i]
             if x is not None:
-                doc["distance"] = str(int(round(dist[p["id"]])))
+                doc["distance"] = str(int(round(dist[i])))
             elif query is None:
                 doc["distance"] = ""
             docs.append(doc)
