@@ -47,13 +47,24 @@ from shapely.geometry import mapping
 SIDO_CODE = "26"  # 부산광역시
 SIDO_NAME = "부산광역시"
 
-# Districts kept whole in places/addresses: the contiguous old city centre
-# (중구 Nampo/Gwangbok, 서구, 동구 Busan Station) and 부산진구 (Seomyeon).
+# Districts kept whole in places/addresses: all 16 districts of Busan (no sampling).
 DISTRICTS = {
     "26110": "중구",
     "26140": "서구",
     "26170": "동구",
+    "26200": "영도구",
     "26230": "부산진구",
+    "26260": "동래구",
+    "26290": "남구",
+    "26320": "북구",
+    "26350": "해운대구",
+    "26380": "사하구",
+    "26410": "금정구",
+    "26440": "강서구",
+    "26470": "연제구",
+    "26500": "수영구",
+    "26530": "사상구",
+    "26710": "기장군",
 }
 
 SIMPLIFY_TOLERANCE_DEG = 0.0002  # ~18 m east-west, ~22 m north-south at 35°N
@@ -334,9 +345,13 @@ def load_stores(store_whl: str | None, stores_csv: str | None = None) -> pd.Data
     return df
 
 
-def strip_region_prefix(full_road: str, sido: str, sigungu: str) -> str:
+def strip_region_prefix(full_road: str, sido: str, sigungu: str, emd: str = "") -> str:
+    """The road name without city, district and (in a county) the 읍/면 that road names carry there."""
     prefix = f"{sido} {sigungu} "
-    return full_road[len(prefix):] if full_road.startswith(prefix) else full_road
+    rest = full_road[len(prefix):] if full_road.startswith(prefix) else full_road
+    if emd[-1:] in ("읍", "면") and rest.startswith(emd + " "):
+        rest = rest[len(emd) + 1:]
+    return rest
 
 
 def build(args) -> None:
@@ -411,12 +426,15 @@ def build(args) -> None:
     df["region_1depth_name"] = df["시도명"]
     df["region_2depth_name"] = df["시군구명"]
     df["region_3depth_name"] = df["법정동명"]
+    # 기장군: the legal-dong code of a 리 names the 읍/면 in 법정동명; the 리 comes from the code table
+    ri_names = dict(zip(active_b["code"], active_b["ri"]))
+    df["region_4depth_name"] = df["b_code"].map(ri_names).fillna("")
     df["region_3depth_h_name"] = df["h_code"].map(h_names)
     df["mountain_yn"] = df["대지구분코드"].map({"1": "N", "2": "Y"}).fillna("N")
     df["main_address_no"] = df["지번본번지"]
     df["sub_address_no"] = df["지번부번지"].where(df["지번부번지"] != "0", "")
-    df["road_name"] = [strip_region_prefix(r, a, b) for r, a, b in
-                       zip(df["도로명"], df["시도명"], df["시군구명"])]
+    df["road_name"] = [strip_region_prefix(r, a, b, e) for r, a, b, e in
+                       zip(df["도로명"], df["시도명"], df["시군구명"], df["법정동명"])]
     # The source has no underground flag and writes no "지하" in road addresses.
     df["underground_yn"] = "N"
     df["main_building_no"] = df["건물본번지"]
@@ -428,20 +446,25 @@ def build(args) -> None:
 
     # self-consistency of the source's full addresses with their parts
     lot = (df["region_1depth_name"] + " " + df["region_2depth_name"] + " " + df["region_3depth_name"] + " "
+           + df["region_4depth_name"].map(lambda s: f"{s} " if s else "")
            + df["mountain_yn"].map({"Y": "산", "N": ""}) + df["main_address_no"]
            + df["sub_address_no"].map(lambda s: f"-{s}" if s else ""))
-    road = (df["region_1depth_name"] + " " + df["region_2depth_name"] + " " + df["road_name"] + " "
+    road = (df["region_1depth_name"] + " " + df["region_2depth_name"] + " "
+            + df["region_3depth_name"].map(lambda s: f"{s} " if s[-1:] in ("읍", "면") else "")
+            + df["road_name"] + " "
             + df["main_building_no"] + df["sub_building_no"].map(lambda s: f"-{s}" if s else ""))
     report["land_lot_address_matches_parts"] = int((lot == df["address_name"]).sum())
     report["road_address_matches_parts"] = int((road == df["road_address_name"]).sum())
-    drop(lot != df["address_name"], "land-lot address does not match its parts")
-    drop(road != df["road_address_name"], "road address does not match its parts")
+    lot_bad = lot != df["address_name"]
+    road_bad = (road != df["road_address_name"]) & ~lot_bad
+    drop(lot_bad, "land-lot address does not match its parts")
+    drop(road_bad.loc[df.index], "road address does not match its parts")
     drop(~df["zone_no"].str.fullmatch(r"\d{5}"), "zone_no not 5 digits")
 
     # ---- addresses: one row per distinct (road address, land-lot address)
     key = ["road_address_name", "address_name"]
     addr_cols = ["region_1depth_name", "region_2depth_name", "region_3depth_name",
-                 "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
+                 "region_4depth_name", "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
                  "sub_address_no", "road_name", "underground_yn", "main_building_no",
                  "sub_building_no", "building_name", "zone_no"]
     df = df.sort_values("상가업소번호", kind="stable")
@@ -523,7 +546,7 @@ def build(args) -> None:
         addr[key + ["h_code", "b_code"]], on=key, how="inner")
 
     addr = addr[["region_1depth_name", "region_2depth_name", "region_3depth_name",
-                 "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
+                 "region_4depth_name", "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
                  "sub_address_no", "road_name", "underground_yn", "main_building_no",
                  "sub_building_no", "building_name", "zone_no", "x", "y",
                  "address_name", "road_address_name"]]

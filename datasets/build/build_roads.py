@@ -53,7 +53,11 @@ LAT0 = 35.14
 MX = 111_320.0 * math.cos(math.radians(LAT0))   # metres per degree of longitude (local equirectangular)
 MY = 110_940.0                                    # metres per degree of latitude
 JUNCTION_M = 35.0
-BRIDGE_M = 150.0
+BRIDGE_M = 500.0
+# a cluster of >= 10 vertexes (a village, an industrial estate) farther out is joined up to 2.5 km away: the
+# roads between them carry no building address, so nothing traces them
+BRIDGE_FAR_M = 2500.0
+BRIDGE_FAR_MIN_NODES = 10
 SPLIT_M = 400.0
 SPEEDS = {"arterial": 50, "main": 40, "local": 30}
 SCHOOL_RADIUS_M = 300.0
@@ -63,6 +67,33 @@ SYNTHETIC = [
     ("수정산터널(가상)", "toll", (129.0465, 35.1300), (129.0380, 35.1560), 1000),
     ("동서고가로(가상)", "motorway", (129.0300, 35.1600), (129.0560, 35.1390), 0),
 ]
+
+
+# Real river and harbour crossings of Busan that carry no building address (so the address points cannot
+# trace them). (name, west/north end, east/south end, toll KRW for a small car, car-only road). The crossing
+# is real; its alignment here is a straight line between the graph nodes nearest the two ends given.
+CROSSINGS = [
+    ("영도대교", (129.0352, 35.0968), (129.0369, 35.0917), 0, 0),
+    ("부산대교", (129.0394, 35.0985), (129.0436, 35.0930), 0, 0),
+    ("남항대교", (129.0225, 35.0790), (129.0410, 35.0770), 0, 1),
+    ("부산항대교", (129.0860, 35.1120), (129.0660, 35.0930), 0, 1),
+    ("광안대교", (129.1150, 35.1410), (129.1330, 35.1575), 1000, 1),
+    ("낙동대교", (128.9640, 35.1060), (128.9350, 35.1100), 0, 0),
+    ("을숙도대교", (128.9630, 35.0810), (128.9170, 35.0850), 0, 1),
+    ("구포대교", (129.0030, 35.2050), (128.9830, 35.2100), 0, 0),
+    ("화명대교", (129.0090, 35.2290), (128.9870, 35.2330), 0, 0),
+]
+SMOOTH_PASSES = 2   # (1/4, 1/2, 1/4) moving average of interior vertexes: irons out the odd/even-side zig-zag
+
+
+def smooth(pts: list[tuple[float, float]]) -> list[tuple[float, float]]:
+    """Interior vertexes averaged with their neighbours (ends kept), ``SMOOTH_PASSES`` times."""
+    for _ in range(SMOOTH_PASSES):
+        if len(pts) < 3:
+            return pts
+        pts = [pts[0]] + [((a[0] + 2 * b[0] + c[0]) / 4, (a[1] + 2 * b[1] + c[1]) / 4)
+                          for a, b, c in zip(pts, pts[1:], pts[2:])] + [pts[-1]]
+    return [(round(x, 6), round(y, 6)) for x, y in pts]
 
 
 def road_class(name: str) -> str:
@@ -100,12 +131,12 @@ def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]]]]:
         for i in idx[1:]:
             if math.hypot(mx[i] - mx[piece[-1]], my[i] - my[piece[-1]]) > SPLIT_M:
                 if len(piece) >= 2:
-                    out.append((name, [pts[j] for j in piece]))
+                    out.append((name, smooth([pts[j] for j in piece])))
                 piece = [i]
             else:
                 piece.append(i)
         if len(piece) >= 2:
-            out.append((name, [pts[j] for j in piece]))
+            out.append((name, smooth([pts[j] for j in piece])))
     return out
 
 
@@ -148,6 +179,18 @@ def build() -> dict:
     for a, b in connectors:
         edges.append({"u": a, "v": b, "road": -1, "k": 0})
 
+    # real crossings (bridges): each end joins the nearest node of any piece
+    crossings = []
+    for name, p, q, toll, car_only in CROSSINGS:
+        ends = []
+        for (x, y) in (p, q):
+            mxp, myp = xy_m(x, y)
+            ends.append(int(np.argmin((nx_ - mxp) ** 2 + (ny_ - myp) ** 2)))
+        roads.append([name, "arterial"])
+        edges.append({"u": ends[0], "v": ends[1], "road": len(roads) - 1, "k": 0, "toll": toll,
+                      "motorway": car_only})
+        crossings.append({"name": name, "kind": "crossing", "nodes": ends, "toll": toll})
+
     def graph():
         g = nx.Graph()
         g.add_nodes_from(range(len(nodes)))
@@ -163,7 +206,8 @@ def build() -> dict:
             c = np.fromiter(comp, int)
             d2 = (nx_[c][:, None] - nx_[main][None, :]) ** 2 + (ny_[c][:, None] - ny_[main][None, :]) ** 2
             i, j = np.unravel_index(np.argmin(d2), d2.shape)
-            if d2[i, j] <= BRIDGE_M ** 2:
+            reach = BRIDGE_FAR_M if len(c) >= BRIDGE_FAR_MIN_NODES else BRIDGE_M
+            if d2[i, j] <= reach ** 2:
                 edges.append({"u": int(c[i]), "v": int(main[j]), "road": -1, "k": 0})
                 bridges += 1
                 added = True
@@ -239,9 +283,29 @@ def build() -> dict:
         "edge_columns": cols,
         "edges": [[e[c] for c in cols] for e in edges],
         "synthetic": synthetic,
+        "crossings": crossings,
         "schools": [[n, x, y] for n, x, y in zip(schools["building_name"], schools["x"], schools["y"])],
         "stats": stats,
     }
+
+
+def write_index(data: dict) -> None:
+    """``roads_index.npz``: the nodes and edges of ``roads.json.gz`` as float arrays and the rest of the JSON as
+    a string, so the sandbox loads the graph without parsing 70,000 JSON rows (deterministic: fixed zip times)."""
+    import zipfile
+
+    header = {k: v for k, v in data.items() if k not in ("nodes", "edges")}
+    arrays = {"header": np.array(json.dumps(header, ensure_ascii=False, separators=(",", ":"))),
+              "nodes": np.asarray(data["nodes"], dtype=float), "edges": np.asarray(data["edges"], dtype=float)}
+    path = OUT.with_name("roads_index.npz")
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        for name, arr in arrays.items():
+            buf = io.BytesIO()
+            np.lib.format.write_array(buf, arr, allow_pickle=False)
+            info = zipfile.ZipInfo(f"{name}.npy", date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            zf.writestr(info, buf.getvalue())
+    print(f"{path.relative_to(ROOT)}: {path.stat().st_size:,} bytes")
 
 
 def main():
@@ -252,6 +316,7 @@ def main():
     with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as f:
         f.write(raw)
     OUT.write_bytes(buf.getvalue())
+    write_index(data)
     print(json.dumps(data["stats"], ensure_ascii=False, indent=1))
     print(f"{OUT.relative_to(ROOT)}: {OUT.stat().st_size:,} bytes")
 

@@ -114,11 +114,11 @@ def test_regions_of_known_points(sandbox_server):
     docs = get(sandbox_server, "/v2/local/geo/coord2regioncode.json", x=JEONPO[0], y=JEONPO[1]).json()["documents"]
     assert [(d["region_type"], d["code"], d["region_3depth_name"]) for d in docs] == \
         [("B", "2623010200", "전포동"), ("H", "2623060000", "전포제1동")]
-    assert all("region_4depth_name" not in d for d in docs)
-    # a 리 of 기장군: region_4depth_name on the B document only
+    assert all(d["region_4depth_name"] == "" for d in docs)     # present in every document, "" without a 리
+    # a 리 of 기장군: region_4depth_name names it on the B document
     ri = get(sandbox_server, "/v2/local/geo/coord2regioncode.json", x=129.2, y=35.32).json()["documents"]
     assert ri[0]["region_type"] == "B" and ri[0]["region_4depth_name"].endswith("리")
-    assert ri[0]["code"].startswith("2671025") and "region_4depth_name" not in ri[1]
+    assert ri[0]["code"].startswith("2671025") and ri[1]["region_4depth_name"] == ""
 
 
 def test_sea_and_outside_the_world(sandbox_server):
@@ -188,7 +188,7 @@ def test_keyword_region_recognition(sandbox_server):
                                          "selected_region": "부산광역시 부산진구"}
     assert body["meta"]["pageable_count"] == 45 and body["meta"]["total_count"] > 45
     assert all(d["address_name"].startswith("부산광역시 부산진구") for d in body["documents"])
-    assert all(d["distance"] == "" for d in body["documents"]) and len(body["documents"]) == 15
+    assert all("distance" not in d for d in body["documents"]) and len(body["documents"]) == 15
     plain = get(sandbox_server, "/v2/local/search/keyword.json", query="카페").json()
     assert plain["meta"]["same_name"] == {"region": [], "keyword": "카페", "selected_region": ""}
     assert plain["meta"]["total_count"] > body["meta"]["total_count"]
@@ -227,7 +227,8 @@ def test_category_by_rect_has_empty_distance_and_null_same_name(sandbox_server):
     for d in body["documents"]:
         assert d["distance"] == "" and d["category_group_code"] == "PM9" and d["category_group_name"] == "약국"
         assert 129.05 <= float(d["x"]) <= 129.07 and 35.15 <= float(d["y"]) <= 35.16
-    empty = get(sandbox_server, "/v2/local/search/category.json", category_group_code="SW8", rect=rect).json()
+    empty = get(sandbox_server, "/v2/local/search/category.json", category_group_code="SW8",
+                rect="129.30,35.10,129.31,35.11").json()                    # open sea: no station
     assert empty["meta"]["total_count"] == 0 and empty["documents"] == []
 
 

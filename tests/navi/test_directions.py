@@ -1,6 +1,7 @@
 """Directions over real HTTP against the sandbox (location.md §4.8–4.11, §8)."""
 from __future__ import annotations
 
+import math
 import random
 from pathlib import Path
 
@@ -70,7 +71,12 @@ def test_origins_bounds(raw):
     ok = httpx.post(f"{base}/v1/origins/directions", headers=h, json=dict(body, origins=origins[:30]))
     assert ok.status_code == 200
     assert [r["key"] for r in ok.json()["routes"]] == [f"o{i}" for i in range(30)]
-    for extra in ({"origins": origins}, {"origins": origins[:3], "radius": 10001},
+    too_many = httpx.post(f"{base}/v1/origins/directions", headers=h, json=dict(body, origins=origins))
+    assert too_many.status_code == 200 and [r["result_code"] for r in too_many.json()["routes"]] == [202]
+    dests = httpx.post(f"{base}/v1/destinations/directions", headers=h,
+                       json={"origin": body["destination"], "radius": 10000, "destinations": origins})
+    assert dests.status_code == 200 and [r["result_code"] for r in dests.json()["routes"]] == [303]
+    for extra in ({"origins": origins[:3], "radius": 10001},
                   {"origins": origins[:3], "radius": 0}, {"origins": [{"x": 129.03, "y": 35.1}]}):
         bad = httpx.post(f"{base}/v1/origins/directions", headers=h, json=dict(body, **extra))
         assert bad.status_code == 400 and bad.json()["code"] == -2, extra
@@ -116,7 +122,7 @@ def check_route(route: dict, n_waypoints: int):
         assert sec["distance"] == sum(r["distance"] for r in sec["roads"])
         assert sec["duration"] == sum(r["duration"] for r in sec["roads"])
         assert sec["distance"] == sum(g["distance"] for g in sec["guides"])
-        assert sec["guides"][0]["road_index"] == -1 and sec["guides"][-1]["road_index"] == -1
+        assert sec["guides"][0]["road_index"] == 0 and sec["guides"][-1]["road_index"] == -1
         assert all(0 <= g["road_index"] < len(sec["roads"]) for g in sec["guides"][1:-1])
         sb = sec["bound"]
         for road in sec["roads"]:
@@ -190,10 +196,11 @@ def test_summary_mode_has_no_details(tk):
 def test_result_codes(tk):
     too_close = tk.navi.directions((129.0325, 35.1000), (129.03251, 35.10001))
     assert too_close.routes == [{"result_code": 104, "result_msg": too_close.routes[0]["result_msg"]}]
-    far = tk.navi.directions((126.978, 37.566), SEOMYEON)          # Seoul: no road of the sandbox nearby
-    assert far.routes[0]["result_code"] == 101 and not far.ok
-    far_dest = tk.navi.directions(NAMPO, (126.978, 37.566))
-    assert far_dest.routes[0]["result_code"] == 102
+    seoul = (126.978, 37.566)                                      # no road of the sandbox nearby
+    far = tk.navi.directions(seoul, SEOMYEON)
+    assert far.routes[0]["result_code"] == 102 and not far.ok     # the platform's codes: 102 origin
+    assert tk.navi.directions(NAMPO, seoul).routes[0]["result_code"] == 103            # 103 destination
+    assert tk.navi.directions(NAMPO, SEOMYEON, waypoints=[seoul]).routes[0]["result_code"] == 101  # waypoint
 
 
 def test_traffic_follows_the_clock(fresh_tk):
@@ -214,7 +221,8 @@ def test_traffic_follows_the_clock(fresh_tk):
 
 # ------------------------------------------------------------------------------------------------ many
 def test_origins_and_destinations(tk):
-    pts = city_points(21, 5)
+    pts = [p for p in city_points(21, 200)
+           if math.hypot((p[0] - SEOMYEON[0]) * 91_000, (p[1] - SEOMYEON[1]) * 111_000) < 9000][:5]
     origins = [(f"b{i}", x, y) for i, (x, y) in enumerate(pts)] + [("seoul", 126.978, 37.566)]
     df = tk.navi.origins(origins, SEOMYEON, radius=10000)
     assert list(df["key"]) == [k for k, _, _ in origins]
@@ -225,8 +233,12 @@ def test_origins_and_destinations(tk):
     one = tk.navi.directions(pts[0], SEOMYEON, priority="TIME").summary.loc[0]
     row = ok[ok.key == "b0"].iloc[0]
     assert abs(int(row["distance"]) - int(one["distance"])) <= 2
+    assert df.loc[df.key == "seoul", "result_code"].item() == 207          # beyond the radius
     near = tk.navi.origins(origins[:5], SEOMYEON, radius=1)
-    assert (near["result_code"] != 0).all()
+    assert (near["result_code"] == 207).all()
+    assert (tk.navi.destinations(SEOMYEON, origins[:5], radius=1)["result_code"] == 304).all()
+    lost = tk.navi.destinations((126.978, 37.566), origins[:2], radius=10000)
+    assert (lost["result_code"] == 301).all()
     dst = tk.navi.destinations(SEOMYEON, origins[:5])
     assert (dst["result_code"] == 0).all() and list(dst["key"]) == ["b0", "b1", "b2", "b3", "b4"]
 

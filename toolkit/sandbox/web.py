@@ -208,7 +208,7 @@ def require_app_key(request: Request, kinds: Iterable[str] = ("rest_api",)):
     sandbox = sandbox_of(request)
     header = request.headers.get("authorization", "")
     scheme, _, key = header.partition(" ")
-    if scheme != "ServiceAK" or not key.strip():
+    if scheme not in ("ServiceAK", "KakaoAK") or not key.strip():   # KakaoAK: the word older clients send
         raise api_error(401, -401, "this API needs Authorization: ServiceAK <app key>",
                         {"WWW-Authenticate": "ServiceAK"})
     found = sandbox.apps.find_key(key.strip())

@@ -430,7 +430,8 @@ async def userinfo(request: Request):
         out["email"], out["email_verified"] = user["email"], True
     if "gender" in agreed and user.get("gender"):
         out["gender"] = user["gender"]
-    year = user.get("birthyear") if "birthyear" in agreed or "birthday" in agreed else None
+    # the year only with its own consent (birthyear); birthday consent alone gives 0000-MM-DD (the platform's rule)
+    year = user.get("birthyear") if "birthyear" in agreed else None
     day = user.get("birthday") if "birthday" in agreed else None
     if day:
         out["birthdate"] = f"{year or '0000'}-{day[:2]}-{day[2:]}"

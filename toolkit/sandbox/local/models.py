@@ -1,6 +1,6 @@
 """Local area of the sandbox: address search, coordinate to region/address, place search (location.md §4.1–4.6)
-on a real-data world: Busan legal-dong polygons, the official code tables and 37,385 real businesses of four
-districts (see ``datasets/README.md``).
+on a real-data world: Busan legal-dong polygons, the official code tables, the 149,400 real businesses of all
+16 districts and 474 landmarks named by official building names (see ``datasets/README.md``).
 
 The world is read-only and held in memory. It is loaded on the first local request (not at sandbox start, so
 ``toolkit.connect()`` stays fast), under a lock; :meth:`Model.world` forces the load.
@@ -26,7 +26,9 @@ Choices where the spec is silent, written down here:
   administrative dong of the nearest address within 200 m that lies in the same legal dong, else the first
   active crosswalk row of the legal dong (lowest code). Documents come B first, then H; ``x``/``y`` are the
   region's centre (B: a point inside the polygon; H: mean of its addresses, else its B centre), in
-  ``output_coord``. ``region_4depth_name`` is present only for a B 리. A point in the city's bounding box but
+  ``output_coord``. ``region_4depth_name`` is present in every region and address object, as clients of the
+  real platform expect: the 리 of a B region or land-lot address in a county (기장군), else ``""`` (H regions,
+  road addresses). A land-lot address in a county writes its ``region_3depth_name`` as "읍/면 리". A point in the city's bounding box but
   in no polygon is **sea**: one B and one H document with ``address_name`` ``""``, ``code`` ``""`` and the
   region names omitted. A point outside the city's bounding box is outside the sandbox world:
   ``total_count`` 0 and no documents.
@@ -45,8 +47,11 @@ Choices where the spec is silent, written down here:
   without ``radius`` only set the centre used for ``distance`` and ``sort=distance``.
   ``pageable_count`` = min(total_count, 45) (the real platform shows at most 45 places per query).
   ``place_url`` is ``https://place.sandbox.invalid/<id>`` (no details pages in the sandbox). ``phone`` is
-  empty (the source data has none). Category groups without data (PS3, SC4, PK6, SW8, BK9, CT1, PO3, AT4)
-  are valid codes that find nothing.
+  empty (no source has telephone numbers). ``distance``: in keyword documents only when ``x``/``y`` were sent;
+  in category documents always (``""`` without a centre). Places are the store registry (``places.csv.gz``)
+  plus the landmarks named by official building names (``landmarks.csv``: schools, kindergartens, subway
+  stations, banks, public offices, culture facilities, parking buildings, parks, markets), so every category
+  group has places.
 * Errors: a missing or malformed parameter, or a bound broken, is HTTP 400 ``{code: -2}``.
 """
 from __future__ import annotations
@@ -93,13 +98,25 @@ def _fmt(v: float) -> str:
     return f"{v:.7f}".rstrip("0").rstrip(".") if v == v else ""
 
 
-def _read_csv(path, gz=False):
+def _read_rows(path, gz=False) -> list[list[str]]:
     raw = gzip.decompress(path.read_bytes()).decode("utf-8") if gz else path.read_text("utf-8")
-    return list(csv.DictReader(io.StringIO(raw)))
+    return list(csv.reader(io.StringIO(raw)))
+
+
+def _read_csv(path, gz=False) -> list[dict]:
+    rows = _read_rows(path, gz)
+    return [dict(zip(rows[0], r)) for r in rows[1:]]
+
+
+_SPACES = (" ", "\t", "\r", "\u3000", "\xa0", "\v", "\f")
 
 
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", "", text).lower()
+    """Lower case without white space (new lines are kept: they separate the rows of a batch)."""
+    for c in _SPACES:
+        if c in text:
+            text = text.replace(c, "")
+    return text.lower()
 
 
 class World:
@@ -146,32 +163,69 @@ class World:
                 short = r["emd"].replace("제", "") if re.search(r"제\d+동$", r["emd"]) else None
                 if short:
                     self.h_by_name[short].append(code)
-        # ---------------------------------------------------------------- addresses
-        self.addresses = _read_csv(root / "addresses.csv.gz", gz=True)
-        self.lots = defaultdict(list)     # b_code -> addresses
-        self.roads = defaultdict(list)    # (sigungu, road_name) -> addresses
-        h_pts = defaultdict(list)
-        for a in self.addresses:
-            a["_x"], a["_y"] = float(a["x"]), float(a["y"])
-            self.lots[a["b_code"]].append(a)
-            self.roads[(a["region_2depth_name"], a["road_name"])].append(a)
-            h_pts[a["h_code"]].append((a["_x"], a["_y"]))
-        self.road_names = defaultdict(list)
-        for key in sorted(self.roads):
-            self.road_names[key[1]].append(key)
-        self.h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
-                         for h, pts in h_pts.items()}
-        # grid of addresses for nearest look-ups (cells of 0.002°)
-        self.grid = defaultdict(list)
-        for a in self.addresses:
-            self.grid[(int(a["_x"] / 0.002), int(a["_y"] / 0.002))].append(a)
-        # ---------------------------------------------------------------- places
-        self.places = _read_csv(root / "places.csv.gz", gz=True)
-        for p in self.places:
-            p["_x"], p["_y"] = float(p["x"]), float(p["y"])
-            p["_name"] = _norm(p["place_name"])
-            p["_text"] = p["_name"] + "|" + _norm(p["category_name"]) + "|" + _norm(p["category_group_name"])
-        self.places.sort(key=lambda p: p["id"])
+        self._root = root
+        self._lock = threading.RLock()
+
+    # ------------------------------------------------------------------ lazy parts
+    # Addresses and places are read on first use, each on its own: a region look-up does not wait for the
+    # 150,000 places, a keyword search does not wait for the address indexes.
+    _ADDRESS_PARTS = ("addresses", "lots", "roads", "road_names", "h_centre", "grid")
+
+    def __getattr__(self, name):
+        if name in World._ADDRESS_PARTS:
+            self._load_addresses()
+        elif name == "places":
+            self._load_places()
+        else:
+            raise AttributeError(name)
+        return self.__dict__[name]
+
+    def _load_addresses(self) -> None:
+        with self._lock:
+            if "grid" in self.__dict__:
+                return
+            addresses = _read_csv(self._root / "addresses.csv.gz", gz=True)
+            lots = defaultdict(list)     # b_code -> addresses
+            roads = defaultdict(list)    # (sigungu, road_name) -> addresses
+            grid = defaultdict(list)     # cells of 0.002° -> addresses, for nearest look-ups
+            h_pts = defaultdict(list)
+            for a in addresses:
+                a["_x"], a["_y"] = float(a["x"]), float(a["y"])
+                lots[a["b_code"]].append(a)
+                roads[(a["region_2depth_name"], a["road_name"])].append(a)
+                h_pts[a["h_code"]].append((a["_x"], a["_y"]))
+                grid[(int(a["_x"] / 0.002), int(a["_y"] / 0.002))].append(a)
+            road_names = defaultdict(list)
+            for key in sorted(roads):
+                road_names[key[1]].append(key)
+            h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
+                        for h, pts in h_pts.items()}
+            # published last ("grid" marks the part as loaded)
+            self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
+                                 h_centre=h_centre, grid=grid)
+
+    def _load_places(self) -> None:
+        """Places as columns (``self.places``: column name → list; row ``i`` is one place); documents are made
+        only for the rows a search returns. Search texts are normalised in one pass over one string."""
+        with self._lock:
+            if "places" in self.__dict__:
+                return
+            rows = _read_rows(self._root / "places.csv.gz", gz=True)
+            header = rows.pop(0)
+            landmarks = self._root / "landmarks.csv"
+            if landmarks.exists():
+                extra = _read_rows(landmarks)
+                assert extra.pop(0) == header
+                rows += extra
+            rows.sort(key=lambda r: r[0])                         # by id
+            cols = dict(zip(header, (list(c) for c in zip(*rows))))
+            cols["_x"] = list(map(float, cols["x"]))
+            cols["_y"] = list(map(float, cols["y"]))
+            cols["_name"] = _norm("\n".join(cols["place_name"])).split("\n")
+            texts = _norm("\n".join(map("|".join, zip(cols["category_name"], cols["category_group_name"]))))
+            cols["_text"] = [n + "|" + t for n, t in zip(cols["_name"], texts.split("\n"))]
+            self.size = len(rows)
+            self.places = cols
 
     # ------------------------------------------------------------------ geometry
     def in_city_bbox(self, x, y) -> bool:
@@ -294,15 +348,22 @@ class Model:
                 codes, level, i = cand, "ri", i + 1
         return codes, level, words[i:]
 
+    @staticmethod
+    def _third(a: dict) -> str:
+        """region_3depth_name of a land-lot address object: the legal dong, or "읍/면 리" in a county."""
+        return " ".join(n for n in (a["region_3depth_name"], a["region_4depth_name"]) if n)
+
     def _address_part(self, a: dict) -> dict:
-        return {k: a[k] for k in ("address_name", "region_1depth_name", "region_2depth_name", "region_3depth_name",
-                                  "region_3depth_h_name", "h_code", "b_code", "mountain_yn", "main_address_no",
-                                  "sub_address_no", "x", "y")}
+        out = {k: a[k] for k in ("address_name", "region_1depth_name", "region_2depth_name", "region_3depth_name",
+                                 "region_4depth_name", "region_3depth_h_name", "h_code", "b_code", "mountain_yn",
+                                 "main_address_no", "sub_address_no", "x", "y")}
+        out["region_3depth_name"] = self._third(a)
+        return out
 
     def _road_part(self, a: dict) -> dict:
         return {"address_name": a["road_address_name"], "region_1depth_name": a["region_1depth_name"],
                 "region_2depth_name": a["region_2depth_name"], "region_3depth_name": a["region_3depth_name"],
-                "road_name": a["road_name"], "underground_yn": a["underground_yn"],
+                "region_4depth_name": "", "road_name": a["road_name"], "underground_yn": a["underground_yn"],
                 "main_building_no": a["main_building_no"], "sub_building_no": a["sub_building_no"],
                 "building_name": a["building_name"], "zone_no": a["zone_no"], "x": a["x"], "y": a["y"]}
 
@@ -319,7 +380,8 @@ class Model:
         third = " ".join(n for n in (p["region_3depth_name"], p["region_4depth_name"]) if n)
         address = {"address_name": name, "region_1depth_name": p["region_1depth_name"],
                    "region_2depth_name": p["region_2depth_name"], "region_3depth_name": third,
-                   "region_3depth_h_name": "", "h_code": "", "b_code": code, "mountain_yn": "N",
+                   "region_4depth_name": p["region_4depth_name"], "region_3depth_h_name": "", "h_code": "",
+                   "b_code": code, "mountain_yn": "N",
                    "main_address_no": "", "sub_address_no": "", "x": x, "y": y}
         return {"address_name": name, "address_type": "REGION", "x": x, "y": y, "address": address,
                 "road_address": None}
@@ -330,7 +392,7 @@ class Model:
         x, y = _fmt(median(r["_x"] for r in rows)), _fmt(median(r["_y"] for r in rows))
         name = f"{a['region_1depth_name']} {key[0]} {key[1]}"
         road = {"address_name": name, "region_1depth_name": a["region_1depth_name"], "region_2depth_name": key[0],
-                "region_3depth_name": "", "road_name": key[1], "underground_yn": "N", "main_building_no": "",
+                "region_3depth_name": "", "region_4depth_name": "", "road_name": key[1], "underground_yn": "N", "main_building_no": "",
                 "sub_building_no": "", "building_name": "", "zone_no": "", "x": x, "y": y}
         return {"address_name": name, "address_type": "ROAD", "x": x, "y": y, "address": None,
                 "road_address": road}
@@ -424,8 +486,7 @@ class Model:
         bx, by = out(p["x"], p["y"])
         bdoc = {"region_type": "B", "address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
                 "region_2depth_name": p["region_2depth_name"], "region_3depth_name": p["region_3depth_name"]}
-        if p["region_4depth_name"]:
-            bdoc["region_4depth_name"] = p["region_4depth_name"]
+        bdoc["region_4depth_name"] = p["region_4depth_name"]
         bdoc.update(code=b, x=bx, y=by)
         docs = [bdoc]
         h = w.h_region(b, x, y)
@@ -433,7 +494,8 @@ class Model:
             r = w.h_names[h]
             hx, hy = out(*w.h_centre.get(h, (p["x"], p["y"])))
             docs.append({"region_type": "H", "address_name": w.h_full_name(h), "region_1depth_name": r["sido"],
-                         "region_2depth_name": r["sigungu"], "region_3depth_name": r["emd"], "code": h,
+                         "region_2depth_name": r["sigungu"], "region_3depth_name": r["emd"],
+                         "region_4depth_name": "", "code": h,
                          "x": hx, "y": hy})
         return docs
 
@@ -444,7 +506,9 @@ class Model:
         a = w.nearest_address(x, y, NEAR_ADDRESS_M)
         if a is not None:
             address = {k: a[k] for k in ("address_name", "region_1depth_name", "region_2depth_name",
-                                         "region_3depth_name", "mountain_yn", "main_address_no", "sub_address_no")}
+                                         "region_3depth_name", "region_4depth_name", "mountain_yn",
+                                         "main_address_no", "sub_address_no")}
+            address["region_3depth_name"] = self._third(a)
             address["zip_code"] = ""
             road = {k: v for k, v in self._road_part(a).items() if k not in ("x", "y")}
             return [{"road_address": road, "address": address}]
@@ -454,7 +518,8 @@ class Model:
         p = w.regions[b]
         third = " ".join(n for n in (p["region_3depth_name"], p["region_4depth_name"]) if n)
         address = {"address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
-                   "region_2depth_name": p["region_2depth_name"], "region_3depth_name": third, "mountain_yn": "N",
+                   "region_2depth_name": p["region_2depth_name"], "region_3depth_name": third,
+                   "region_4depth_name": p["region_4depth_name"], "mountain_yn": "N",
                    "main_address_no": "", "sub_address_no": "", "zip_code": ""}
         return [{"road_address": None, "address": address}]
 
@@ -489,53 +554,59 @@ class Model:
 
     def search_places(self, *, query=None, category=None, x=None, y=None, radius=None, rect=None,
                       sort="accuracy") -> tuple[list[dict], dict | None]:
+        """Keyword (``query``) or category search. ``distance`` is in a keyword document only when a centre
+        was sent (location.md §4.5 "only when x and y were sent"); a category document always has it, an
+        empty string without a centre (§4.6)."""
         w = self.world()
+        P = w.places
+        ids, px, py = P["id"], P["_x"], P["_y"]
         same_name = None
-        rows = w.places
+        rows = range(w.size)
         needles: list[str] = []
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
             if prefix:
-                if prefix.startswith("H"):
-                    rows = [p for p in rows if p["h_code"].startswith(prefix[1:])]
-                else:
-                    rows = [p for p in rows if p["b_code"].startswith(prefix)]
-            rows = [p for p in rows if all(n in p["_text"] for n in needles)]
+                codes = P["h_code"] if prefix.startswith("H") else P["b_code"]
+                want = prefix.lstrip("H")
+                rows = [i for i in rows if codes[i].startswith(want)]
+            text = P["_text"]
+            rows = [i for i in rows if all(n in text[i] for n in needles)]
         if category:
-            rows = [p for p in rows if p["category_group_code"] == category]
+            groups = P["category_group_code"]
+            rows = [i for i in rows if groups[i] == category]
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            rows = [p for p in rows if lx <= p["_x"] <= hx and ly <= p["_y"] <= hy]
+            rows = [i for i in rows if lx <= px[i] <= hx and ly <= py[i] <= hy]
         dist = {}
         if x is not None:
-            for p in rows:
-                dist[p["id"]] = haversine(x, y, p["_x"], p["_y"])
+            for i in rows:
+                dist[i] = haversine(x, y, px[i], py[i])
             if radius is not None:
-                rows = [p for p in rows if dist[p["id"]] <= radius]
-        if sort == "distance":
-            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
+                rows = [i for i in rows if dist[i] <= radius]
+        if sort == "distance" or (dist and not needles):
+            rows = sorted(rows, key=lambda i: (dist[i], ids[i]))
         elif needles:
             whole = "".join(needles)
+            pname = P["_name"]
 
-            def rank(p):
-                name = p["_name"]
+            def rank(i):
+                name = pname[i]
                 r = 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
-                return (r, dist.get(p["id"], 0.0), p["id"])
+                return (r, dist.get(i, 0.0), ids[i])
 
             rows = sorted(rows, key=rank)
-        elif dist:
-            rows = sorted(rows, key=lambda p: (dist[p["id"]], p["id"]))
         docs = []
-        for p in rows:
-            code = p["category_group_code"]
-            doc = {"id": p["id"], "place_name": p["place_name"], "category_name": p["category_name"],
-                   "category_group_code": code, "category_group_name": p["category_group_name"],
-                   "phone": p["phone"], "address_name": p["address_name"],
-                   "road_address_name": p["road_address_name"], "x": p["x"], "y": p["y"],
-                   "place_url": PLACE_URL + p["id"],
-                   "distance": str(int(round(dist[p["id"]]))) if x is not None else ""}
+        keys = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                "address_name", "road_address_name", "x", "y")
+        for i in rows:
+            doc = {k: P[k][i] for k in keys}
+            doc["place_url"] = PLACE_URL + ids[i]
+            if x is not None:
+                doc["distance"] = str(int(round(dist[i])))
+            elif query is None:
+                doc["distance"] = ""
             docs.append(doc)
         return docs, same_name

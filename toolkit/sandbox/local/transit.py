@@ -20,10 +20,10 @@ behaviour consistent with the directions resources of §2 and the parameters of 
   limit can be set for it and none is charged. Requests are logged in the local request log (control API
   ``/sandbox/local/requests``) under the sandbox-only id ``local_routing_publictraffic``.
 
-**Network**: Busan Metro Line 1 (자갈치 … 양정) and Line 2 (개금 … 전포) from ``datasets/local/transit_stations.csv``
-(built by ``datasets/build/build_transit.py``: real address points of the station buildings; stations with no
-point in the data — 부산역, 부산진, 좌천, 범일, 동의대, 가야, 부암 — keep their place in the line order: trains
-pass them and they count as stops, but nobody boards or alights there). No buses.
+**Network**: Busan Metro lines 1–4 and the 부산김해경전철 light rail, every station in order, from
+``datasets/local/transit_stations.csv`` (built by ``datasets/build/build_transit.py``: real address points of
+the station buildings; a station with no point in the data keeps its place in the line order: trains pass it
+and it counts as a stop, but nobody boards, alights or changes there). No buses.
 
 **Model** (all constants below are sandbox assumptions unless a source is named):
 
@@ -31,8 +31,8 @@ pass them and they count as stops, but nobody boards or alights there). No buses
   metres and seconds per leg.
 * Riding: ``HOP_SECONDS`` 120 s per station-to-station hop (dwell included). A subway leg's distance is the sum
   of the straight lines between the consecutive stations *with a point* between its ends. Before the first
-  train ``WAIT_SECONDS`` 180 s (half a 6-minute headway); a transfer — only at 서면, between Line 1 and Line 2,
-  at most one — costs ``TRANSFER_SECONDS`` 300 s (platform walk and wait). Waits are inside the subway leg's
+  train ``WAIT_SECONDS`` 180 s (half a 6-minute headway); a transfer — at a station served by both lines with a point in the data,
+  at most two (e.g. line 4 → 3 at 미남 → 2 at 수영) — costs ``TRANSFER_SECONDS`` 300 s each (platform walk and wait). Waits are inside the subway leg's
   ``duration`` and shown in its ``wait``.
 * Service hours: trains run 05:00–24:00 Korean time; a trip whose first boarding (departure + first walk)
   falls outside has no subway itinerary.
@@ -97,7 +97,6 @@ WALK_SPEED = 4.5 / 3.6          # m/s
 HOP_SECONDS = 120
 WAIT_SECONDS = 180
 TRANSFER_SECONDS = 300
-TRANSFER_STATION = "서면"
 SERVICE_START_H, SERVICE_END_H = 5, 24
 FARE_1, FARE_2, SECTION_M = 1600, 1800, 10_000
 SAME_POINT_M = 5.0
@@ -167,17 +166,32 @@ def _ride(net: Network, line: str, a: str, b: str, wait: int) -> dict:
             "distance": dist, "duration": wait + hops * HOP_SECONDS, "wait": wait, "stops": hops}
 
 
+def _transfers(net: Network, l1: str, l2: str) -> list[str]:
+    """Stations with a point on both lines (where one can change trains)."""
+    return [name for name, (_, _, on) in net.stations.items() if l1 in on and l2 in on]
+
+
 def _rides(net: Network, a: str, b: str) -> list[list[dict]]:
-    """Every way to ride from station a to station b: one line, or two lines with a transfer at 서면."""
+    """Every way to ride from station a to station b: one line, or up to ``MAX_TRANSFERS`` changes at stations
+    served by both lines (서면, 연산, 수영, 덕천, 미남, 동래, 사상 … wherever the data has their point)."""
     la, lb = net.stations[a][2], net.stations[b][2]
     out = [[_ride(net, line, a, b, WAIT_SECONDS)] for line in la if line in lb]
-    if not out and TRANSFER_STATION in net.stations:
-        for l1 in la:
-            for l2 in lb:
-                if l1 != l2 and TRANSFER_STATION not in (a, b) and l1 in net.stations[TRANSFER_STATION][2] \
-                        and l2 in net.stations[TRANSFER_STATION][2]:
-                    out.append([_ride(net, l1, a, TRANSFER_STATION, WAIT_SECONDS),
-                                _ride(net, l2, TRANSFER_STATION, b, TRANSFER_SECONDS)])
+    for l1 in la:
+        for l2 in lb:
+            if l1 == l2:
+                continue
+            for t in _transfers(net, l1, l2):
+                if t not in (a, b):
+                    out.append([_ride(net, l1, a, t, WAIT_SECONDS), _ride(net, l2, t, b, TRANSFER_SECONDS)])
+            for mid in net.lines:
+                if mid in (l1, l2):
+                    continue
+                for t1 in _transfers(net, l1, mid):
+                    for t2 in _transfers(net, mid, l2):
+                        if len({a, t1, t2, b}) == 4:
+                            out.append([_ride(net, l1, a, t1, WAIT_SECONDS),
+                                        _ride(net, mid, t1, t2, TRANSFER_SECONDS),
+                                        _ride(net, l2, t2, b, TRANSFER_SECONDS)])
     return out
 
 

@@ -37,6 +37,7 @@ MY = 110_940.0
 CLASSES = ("arterial", "main", "local", "motorway")
 PEAK_DEPTH = {"arterial": 1.0, "main": 0.8, "local": 0.5, "motorway": 0.7}
 ROADEVENT_FACTOR = 0.4
+BLOCKED = 1e12          # weight of an arc removed by ``avoid`` (a path using it counts as no path)
 
 _lock = threading.Lock()
 _graphs: dict[Path, "RoadGraph"] = {}
@@ -66,19 +67,29 @@ class Traffic:
     seconds: np.ndarray    # travel time per edge
 
 
+def _read(path: Path):
+    """(JSON header without the big arrays, nodes array, edges array). The build also writes
+    ``roads_index.npz`` next to ``roads.json.gz`` (the same nodes and edges as binary arrays plus the rest of the
+    JSON without them), read in milliseconds; the JSON (the published format) is the fallback."""
+    index = path.with_name("roads_index.npz")
+    if index.exists():
+        with np.load(index, allow_pickle=False) as z:
+            return json.loads(str(z["header"])), z["nodes"], z["edges"]
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    return data, np.asarray(data["nodes"], dtype=float), np.asarray(data["edges"], dtype=float)
+
+
 class RoadGraph:
     def __init__(self, path: Path):
-        import networkx as nx
+        from scipy.sparse.csgraph import connected_components
 
-        data = json.loads(gzip.decompress(path.read_bytes()))
+        data, nodes, e = _read(path)
         self.meta = {k: data[k] for k in ("format", "source", "speeds_kmh", "synthetic", "stats")}
         self.road_names = [r[0] for r in data["roads"]]
         self.road_class = [r[1] for r in data["roads"]]
-        nodes = np.asarray(data["nodes"], dtype=float)
         self.lon, self.lat = nodes[:, 0].copy(), nodes[:, 1].copy()
         self.mx, self.my = (self.lon - 129.0) * MX, (self.lat - LAT0) * MY
         cols = data["edge_columns"]
-        e = np.asarray(data["edges"], dtype=float)
         col = {c: e[:, i] for i, c in enumerate(cols)}
         self.eu, self.ev = col["u"].astype(int), col["v"].astype(int)
         self.eroad = col["road"].astype(int)
@@ -88,7 +99,7 @@ class RoadGraph:
         self.motorway = col["motorway"].astype(bool)
         self.school = col["school"].astype(bool)
         self.event = col["event"].astype(bool)
-        self.ferry = np.zeros(len(e), dtype=bool)        # no car ferry in the four districts
+        self.ferry = np.zeros(len(e), dtype=bool)        # no car ferry in the graph
         speeds = data["speeds_kmh"]
         cls = np.array([self.road_class[r] if r >= 0 else "local" for r in self.eroad])
         self.eclass = cls
@@ -96,18 +107,72 @@ class RoadGraph:
         self.free[self.school & (self.free > speeds["schoolzone"])] = speeds["schoolzone"]
         self.depth = np.array([PEAK_DEPTH[c] for c in cls])
         self.local = cls == "local"
-        g = nx.DiGraph()
-        for i in np.argsort(self.elen, kind="stable"):       # shortest first: a parallel edge keeps the shortest
-            u, v = int(self.eu[i]), int(self.ev[i])
-            pairs = [(u, v)] if self.oneway[i] else [(u, v), (v, u)]
-            for a, b in pairs:
-                if not g.has_edge(a, b):
-                    g.add_edge(a, b, i=int(i))
-        self.g = g
-        scc = max(nx.strongly_connected_components(g), key=len)
-        self.snap_ids = np.fromiter(sorted(scc), dtype=int)
+        # directed arcs (u -> v, edge id); a two-way edge gives two arcs; of parallel arcs the shortest edge
+        # is kept. Stored as one CSR structure (rows = from-node, sorted), so a request only fills in weights.
+        n = len(self.lon)
+        order = np.argsort(self.elen, kind="stable")
+        fwd_u, fwd_v, fwd_e = self.eu[order], self.ev[order], order
+        two = ~self.oneway[order]
+        au = np.concatenate([fwd_u, fwd_v[two]])
+        av = np.concatenate([fwd_v, fwd_u[two]])
+        ae = np.concatenate([fwd_e, fwd_e[two]])
+        rank = np.concatenate([np.arange(len(order)), np.flatnonzero(two)])   # shortest-first rank of the edge
+        key = au.astype(np.int64) * n + av
+        by = np.lexsort((rank, key))
+        first = np.ones(len(by), dtype=bool)
+        first[1:] = key[by][1:] != key[by][:-1]
+        keep = by[first]                                   # sorted by (from, to), one arc per pair
+        self.arc_u, self.arc_v, self.arc_e = au[keep], av[keep], ae[keep]
+        self.indptr = np.searchsorted(self.arc_u, np.arange(n + 1)).astype(np.int32)
+        self.indices = self.arc_v.astype(np.int32)
+        ncomp, labels = connected_components(self.matrix(np.ones(len(self.arc_e))), directed=True,
+                                             connection="strong")
+        main = np.bincount(labels).argmax()
+        self.snap_ids = np.flatnonzero(labels == main)
         self._traffic: dict[int, Traffic] = {}
         self._tlock = threading.Lock()
+
+    # ------------------------------------------------------------------ shortest paths (scipy csgraph)
+    def matrix(self, arc_weights: np.ndarray):
+        """The directed graph as a CSR matrix with the given weight per arc (arc order of ``arc_e``)."""
+        from scipy.sparse import csr_matrix
+
+        n = len(self.lon)
+        return csr_matrix((arc_weights, self.indices, self.indptr), shape=(n, n))
+
+    def arc_weights(self, edge_weights: np.ndarray, blocked: np.ndarray | None = None) -> np.ndarray:
+        """Per-arc weights from per-edge weights; blocked edges cost ``BLOCKED`` (never a usable path)."""
+        w = np.maximum(np.asarray(edge_weights, dtype=float)[self.arc_e], 1e-6)
+        if blocked is not None and blocked.any():
+            w[blocked[self.arc_e]] = BLOCKED
+        return w
+
+    def path(self, matrix, a: int, b: int) -> list[int] | None:
+        """Node list of the cheapest path a → b, or None when there is none."""
+        from scipy.sparse.csgraph import dijkstra
+
+        if a == b:
+            return [a]
+        dist, pred = dijkstra(matrix, directed=True, indices=a, return_predecessors=True)
+        return self.walk(dist, pred, a, b)
+
+    @staticmethod
+    def walk(dist, pred, a: int, b: int) -> list[int] | None:
+        if not np.isfinite(dist[b]) or dist[b] >= BLOCKED:
+            return None
+        out = [b]
+        while out[-1] != a:
+            out.append(int(pred[out[-1]]))
+        return out[::-1]
+
+    def edges_of(self, nodes: list[int]) -> list[int]:
+        """Edge ids along a node path (the kept arc of each consecutive pair)."""
+        out = []
+        for u, v in zip(nodes, nodes[1:]):
+            lo, hi = self.indptr[u], self.indptr[u + 1]
+            k = lo + int(np.searchsorted(self.indices[lo:hi], v))
+            out.append(int(self.arc_e[k]))
+        return out
 
     # ------------------------------------------------------------------ geometry
     def snap(self, x: float, y: float) -> tuple[int, float]:
@@ -117,6 +182,17 @@ class RoadGraph:
         d2 = (self.mx[ids] - px) ** 2 + (self.my[ids] - py) ** 2
         k = int(np.argmin(d2))
         return int(ids[k]), float(math.sqrt(d2[k]))
+
+    def all_events_at(self, node: int) -> bool:
+        """True when every edge touching ``node`` is a road event (road works)."""
+        if not hasattr(self, "_touch"):
+            touch: dict[int, list[int]] = {}
+            for i, (u, v) in enumerate(zip(self.eu.tolist(), self.ev.tolist())):
+                touch.setdefault(u, []).append(i)
+                touch.setdefault(v, []).append(i)
+            self._touch = touch
+        ids = self._touch.get(node, [])
+        return bool(ids) and all(self.event[i] for i in ids)
 
     @staticmethod
     def metres(x1, y1, x2, y2) -> float:

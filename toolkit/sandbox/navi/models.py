@@ -1,6 +1,6 @@
 """Driving directions of the sandbox (location.md §2 "Directions resources", §4.8–4.11, §8).
 
-Routes are shortest paths (networkx Dijkstra) on the road graph derived from the real Busan addresses (see
+Routes are shortest paths (Dijkstra of ``scipy.sparse.csgraph``) on the road graph derived from the real Busan addresses (see
 ``graph.py`` and ``datasets/README.md``). Choices where the spec is silent, written down here:
 
 * **Shapes modelled on the real platform:** the response (``trans_id``, ``routes[]`` with ``result_code``,
@@ -11,11 +11,17 @@ Routes are shortest paths (networkx Dijkstra) on the road graph derived from the
   (``GET /v1/future/directions``) takes the parameters of §4.8 plus ``departure_time`` = ``yyyyMMddHHmm``
   in Korean time (the real service's format), not before the current sandbox minute; traffic is the traffic
   model at that time. Those two are sandbox designs (the spec only names them).
-* **result_code** (HTTP 200 either way; a failed route has only ``result_code`` and ``result_msg``):
-  0 "길찾기 성공"; 1 "길찾기 결과를 찾을 수 없음" (no path, e.g. every way blocked by ``avoid``; also a
-  many-origin point outside ``radius``); 101 no road within 1000 m of the origin, 102 … of the destination,
-  103 … of a waypoint; 104 origin and destination within 5 m of each other (the real platform's 104).
-  0 and 104 are the real platform's codes; 1 and 101–103 are the sandbox's choice of its 1xx "no route" codes.
+* **result_code** (HTTP 200 either way; a failed route has only ``result_code`` and ``result_msg``), the
+  codes the real platform documents: 0 success; 1 no route (e.g. every way blocked by ``avoid``); 101 no road
+  within 1000 m of a waypoint, 102 … of the origin, 103 … of the destination; 104 origin and destination
+  within 5 m of each other; 105/106/107 a road event on the road nearest the origin/destination/a waypoint
+  (only with ``avoid=roadevent``: the point cannot be left or reached without driving the event).
+  Many origins: 201 an origin with no road within 1000 m (outside the area the search covers), 202 more than
+  30 origins (one route carrying the code), 203 no road at the destination, 204 time limit (never produced:
+  the sandbox has no search time limit), 205/206 a road event at an origin/the destination (with
+  ``avoid=roadevent``), 207 an origin farther than ``radius`` from the destination. Many destinations:
+  301 no road at the origin, 302 no road at a destination, 303 more than 30 destinations, 304 a destination
+  farther than ``radius``.
 * **priority:** ``TIME`` minimises travel time with current traffic; ``DISTANCE`` minimises metres;
   ``RECOMMEND`` minimises time with local streets (``…길``) weighted ×1.3 (prefers bigger roads).
 * **avoid:** ``toll``, ``motorway`` and ``ferries`` remove edges with that flag (an avoided toll road or
@@ -32,7 +38,8 @@ Routes are shortest paths (networkx Dijkstra) on the road graph derived from the
   slower than 15 km/h; night surcharge 20 % from 23:00 to 04:00, 30 % from 00:00 to 02:00, by the departure
   time in Korean time): distance driven at ≥ 15 km/h beyond 2 km counts distance units, time on roads slower
   than 15 km/h counts time units. Rounded down to 100 KRW.
-* **guides:** one per leg end (type 100 출발지, 101 목적지, 1000 경유지, ``road_index`` -1) and one per change
+* **guides:** one per leg end (type 100 출발지 with ``road_index`` 0, the road the leg starts on, as on the
+  real platform; 101 목적지 and 1000 경유지 with ``road_index`` -1) and one per change
   of road (type 0 straight, 1 left, 2 right, 3 U-turn, 5 keep left, 6 keep right from the bearing change;
   ``road_index`` = index of the road entered). A guide's distance/duration are those of the road before it,
   so a section's guides and roads both sum to the section.
@@ -63,6 +70,7 @@ FUELS = ("GASOLINE", "DIESEL", "LPG")
 CAR_TYPES = range(1, 8)
 SNAP_MAX_M = 1000.0
 TOO_CLOSE_M = 5.0
+MAX_MANY = 30
 MAX_ALTERNATIVES = 2
 ALT_PENALTY = 1.6
 ALT_MAX_SHARED = 0.8
@@ -80,9 +88,20 @@ def night_surcharge(timestamp: float) -> float:
     if hour < 4 or hour >= 23:
         return 1.2
     return 1.0
-MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 101: "출발지 주변의 도로를 찾을 수 없음",
-       102: "도착지 주변의 도로를 찾을 수 없음", 103: "경유지 주변의 도로를 찾을 수 없음",
-       104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}
+MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 101: "경유지 주변의 도로를 찾을 수 없음",
+       102: "출발지 주변의 도로를 찾을 수 없음", 103: "도착지 주변의 도로를 찾을 수 없음",
+       104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음",
+       105: "출발지 주변의 도로에 교통 장애가 있음", 106: "도착지 주변의 도로에 교통 장애가 있음",
+       107: "경유지 주변의 도로에 교통 장애가 있음",
+       201: "출발지가 탐색 영역 밖에 있음", 202: "출발지 개수가 최대 개수를 초과함",
+       203: "도착지 주변의 도로를 찾을 수 없음", 204: "탐색 시간 제한을 초과함",
+       205: "출발지 주변의 도로에 교통 장애가 있음", 206: "도착지 주변의 도로에 교통 장애가 있음",
+       207: "출발지가 설정한 반경 밖에 있음",
+       301: "출발지 주변의 도로를 찾을 수 없음", 302: "목적지 주변의 도로를 찾을 수 없음",
+       303: "목적지 개수가 최대 개수를 초과함", 304: "목적지가 설정한 반경 밖에 있음"}
+# (no road, road event) codes per point role
+NO_ROAD = {"origin": 102, "destination": 103, "waypoint": 101}
+EVENT = {"origin": 105, "destination": 106, "waypoint": 107}
 
 
 @dataclass
@@ -162,19 +181,15 @@ class Model:
             mask |= g.motorway
         return mask
 
-    @staticmethod
-    def _weight_fn(w: list, blocked: np.ndarray):
-        import numpy as np
 
-        blocked_ids = set(np.flatnonzero(blocked).tolist())
-        if blocked_ids:
-            return lambda u, v, d: None if d["i"] in blocked_ids else w[d["i"]]
-        return lambda u, v, d: w[d["i"]]
-
-    def _snap(self, g: RoadGraph, p: Point, code: int) -> int:
+    def _snap(self, g: RoadGraph, p: Point, code: int, event_code: int | None = None) -> int:
+        """The nearest routable node; ``NoRoute(code)`` beyond 1000 m; ``NoRoute(event_code)`` when every
+        edge at that node is a road event (only asked with ``avoid=roadevent``)."""
         node, dist = g.snap(p.x, p.y)
         if dist > SNAP_MAX_M:
             raise NoRoute(code)
+        if event_code is not None and g.all_events_at(node):
+            raise NoRoute(event_code)
         return node
 
     # ------------------------------------------------------------------ single routes
@@ -182,16 +197,16 @@ class Model:
         return {"trans_id": uuid.uuid4().hex, "routes": self._routes(origin, destination, waypoints, opts)}
 
     def _routes(self, origin, destination, waypoints, opts) -> list[dict]:
-        import networkx as nx
         import numpy as np
 
         g = self.graph
         if not waypoints and g.metres(origin.x, origin.y, destination.x, destination.y) <= TOO_CLOSE_M:
             return [failed(104)]
+        ev = "roadevent" in opts.avoid
         try:
-            stops = [self._snap(g, origin, 101)]
-            stops += [self._snap(g, w, 103) for w in waypoints]
-            stops.append(self._snap(g, destination, 102))
+            stops = [self._snap(g, origin, NO_ROAD["origin"], EVENT["origin"] if ev else None)]
+            stops += [self._snap(g, w, NO_ROAD["waypoint"], EVENT["waypoint"] if ev else None) for w in waypoints]
+            stops.append(self._snap(g, destination, NO_ROAD["destination"], EVENT["destination"] if ev else None))
         except NoRoute as exc:
             return [failed(exc.code)]
         when = opts.when if opts.when is not None else self.sandbox.clock.timestamp()
@@ -202,10 +217,10 @@ class Model:
         tries = 1 + (MAX_ALTERNATIVES + 2 if opts.alternatives else 0)
         penalty = np.ones(len(w))
         for _ in range(tries):
-            fn = self._weight_fn((w * penalty).tolist(), blocked)
+            matrix = g.matrix(g.arc_weights(w * penalty, blocked))
             try:
-                legs = [self._leg(g, a, b, fn) for a, b in zip(stops, stops[1:])]
-            except nx.NetworkXNoPath:
+                legs = [self._leg(g, a, b, matrix) for a, b in zip(stops, stops[1:])]
+            except NoRoute:
                 if not routes:
                     return [failed(1)]
                 break
@@ -221,11 +236,11 @@ class Model:
         return routes
 
     @staticmethod
-    def _leg(g: RoadGraph, a: int, b: int, fn) -> Leg:
-        import networkx as nx
-
-        nodes = nx.dijkstra_path(g.g, a, b, weight=fn) if a != b else [a]
-        return Leg(nodes, [g.g[u][v]["i"] for u, v in zip(nodes, nodes[1:])])
+    def _leg(g: RoadGraph, a: int, b: int, matrix) -> Leg:
+        nodes = g.path(matrix, a, b)
+        if nodes is None:
+            raise NoRoute(1)
+        return Leg(nodes, g.edges_of(nodes))
 
     # ------------------------------------------------------------------ response building
     def _route(self, g, traffic, legs, origin, destination, waypoints, opts) -> dict:
@@ -306,7 +321,8 @@ class Model:
     def _guides(self, g, leg: Leg, roads: list[dict], start: Point, end: Point, last: bool) -> list[dict]:
         first = leg.nodes[0]
         guides = [{"name": start.name or "출발지", "x": float(g.lon[first]), "y": float(g.lat[first]),
-                   "distance": 0, "duration": 0, "type": 100, "guidance": "출발지", "road_index": -1}]
+                   "distance": 0, "duration": 0, "type": 100, "guidance": "출발지",
+                   "road_index": 0 if roads else -1}]
         for j in range(1, len(roads)):
             prev, cur = roads[j - 1]["vertexes"], roads[j]["vertexes"]
             turn = _turn(prev[-4:], cur[:4])
@@ -328,38 +344,45 @@ class Model:
 
         One Dijkstra from the target over the reversed graph (or from the origin) answers every point.
         """
-        import networkx as nx
+        from scipy.sparse.csgraph import dijkstra
 
         g = self.graph
         traffic = g.traffic(opts.when if opts.when is not None else self.sandbox.clock.timestamp())
         w = self._weights(g, opts, traffic)
-        fn = self._weight_fn(w.tolist(), self._blocked(g, opts))
+        matrix = g.matrix(g.arc_weights(w, self._blocked(g, opts)))
         out = []
+        ev = "roadevent" in opts.avoid
+        if len(sources) > MAX_MANY:
+            return {"trans_id": uuid.uuid4().hex, "routes": [failed(202 if to_target else 303)]}
         try:
-            centre = self._snap(g, target, 102 if to_target else 101)
+            centre = self._snap(g, target, 203 if to_target else 301, (206 if to_target else None) if ev else None)
         except NoRoute as exc:
             return {"trans_id": uuid.uuid4().hex,
                     "routes": [dict(failed(exc.code), key=p.key) for p in sources]}
-        graph = g.g.reverse(copy=False) if to_target else g.g
-        _, paths = nx.single_source_dijkstra(graph, centre, weight=fn)
+        # one search from the centre answers every point (over the reversed arcs towards the target)
+        cost, pred = dijkstra(matrix.T.tocsr() if to_target else matrix, directed=True, indices=centre,
+                              return_predecessors=True)
         for p in sources:
             if g.metres(p.x, p.y, target.x, target.y) > radius:
-                out.append(dict(failed(1, f"반경 {radius} m 밖의 지점"), key=p.key))
+                out.append(dict(failed(207 if to_target else 304), key=p.key))
                 continue
             if g.metres(p.x, p.y, target.x, target.y) <= TOO_CLOSE_M:
                 out.append(dict(failed(104), key=p.key))
                 continue
             node, dist = g.snap(p.x, p.y)
             if dist > SNAP_MAX_M:
-                out.append(dict(failed(101 if to_target else 102), key=p.key))
+                out.append(dict(failed(201 if to_target else 302), key=p.key))
                 continue
-            path = paths.get(node)
+            if ev and to_target and g.all_events_at(node):
+                out.append(dict(failed(205), key=p.key))
+                continue
+            path = g.walk(cost, pred, centre, node)
             if path is None:
                 out.append(dict(failed(1), key=p.key))
                 continue
             if to_target:
                 path = path[::-1]
-            edges = [g.g[u][v]["i"] for u, v in zip(path, path[1:])]
+            edges = g.edges_of(path)
             leg = Leg(path, edges)
             roads = self._roads(g, traffic, leg)
             out.append({"result_code": 0, "result_msg": MSG[0], "key": p.key,

@@ -1,0 +1,159 @@
+"""The whole city: all 16 districts, every category group, landmarks by name, cross-city routes and the
+platform's wire details (KakaoAK, region_4depth_name, birthdate) — issue "the whole city"."""
+from __future__ import annotations
+
+import csv
+import gzip
+import io
+import json
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.local.test_local import get
+
+DATA = Path(__file__).resolve().parents[2] / "datasets" / "local"
+DISTRICTS = {"중구", "서구", "동구", "영도구", "부산진구", "동래구", "남구", "북구", "해운대구", "사하구", "금정구",
+             "강서구", "연제구", "수영구", "사상구", "기장군"}
+GROUPS = ["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6",
+          "CE7", "HP8", "PM9"]
+HAEUNDAE = (129.1604, 35.1631)      # 해운대역 area
+SEOMYEON = (129.0592, 35.1577)
+GANGSEO = (128.9820, 35.2121)       # 강서구청 area
+GIJANG = (129.2132, 35.2445)        # 기장읍
+
+
+def _rows(name):
+    raw = (DATA / name).read_bytes()
+    text = gzip.decompress(raw).decode("utf-8") if name.endswith(".gz") else raw.decode("utf-8")
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+# ---------------------------------------------------------------------------- data
+def test_places_and_addresses_cover_all_16_districts():
+    places, addresses = _rows("places.csv.gz"), _rows("addresses.csv.gz")
+    summary = json.loads((DATA / "summary.json").read_text("utf-8"))
+    assert {d["name"] for d in summary["districts"]} == DISTRICTS
+    assert summary["rows"]["places.csv.gz"] == len(places) > 140_000
+    per_district = {}
+    for a in addresses:
+        per_district[a["region_2depth_name"]] = per_district.get(a["region_2depth_name"], 0) + 1
+    assert set(per_district) == DISTRICTS and min(per_district.values()) > 2000
+    # 기장군 land lots name their 리 (region_4depth_name) and the full address agrees with the parts
+    ri = [a for a in addresses if a["region_4depth_name"]]
+    assert ri and all(a["region_2depth_name"] == "기장군" for a in ri)
+    assert all(f"{a['region_3depth_name']} {a['region_4depth_name']} " in a["address_name"] for a in ri)
+
+
+def test_every_category_group_has_places_from_a_real_source():
+    codes = {}
+    for p in _rows("places.csv.gz") + _rows("landmarks.csv"):
+        codes[p["category_group_code"]] = codes.get(p["category_group_code"], 0) + 1
+    assert all(codes.get(c, 0) > 0 for c in GROUPS), {c: codes.get(c, 0) for c in GROUPS}
+    landmarks = _rows("landmarks.csv")
+    stations = [p for p in landmarks if p["category_group_code"] == "SW8"]
+    lines = {p["category_name"].rsplit(" > ", 1)[1] for p in stations}
+    assert {"1호선", "2호선", "3호선", "4호선"} <= lines
+    assert all(p["place_name"].endswith(p["category_name"].rsplit(" > ", 1)[1]) for p in stations)
+    # every landmark sits on a real address point of the data
+    points = {(a["road_address_name"], a["x"], a["y"]) for a in _rows("addresses.csv.gz")}
+    assert all((p["road_address_name"], p["x"], p["y"]) in points for p in landmarks)
+
+
+@pytest.mark.parametrize("code", GROUPS)
+def test_category_search_finds_each_group_somewhere_in_the_city(sandbox_server, code):
+    body = get(sandbox_server, "/v2/local/search/category.json", category_group_code=code,
+               rect="128.80,35.00,129.31,35.39").json()
+    assert body["meta"]["total_count"] > 0
+    assert {d["category_group_code"] for d in body["documents"]} == {code}
+
+
+# ---------------------------------------------------------------------------- keyword: landmarks by name
+@pytest.mark.parametrize("query, group", [("서면역", "SW8"), ("부산대학교", "SC4"), ("자갈치시장", ""),
+                                          ("용두산공원", "AT4"), ("부산시립미술관", "CT1"), ("해운대구청", "PO3")])
+def test_keyword_finds_landmarks_by_name(sandbox_server, query, group):
+    docs = get(sandbox_server, "/v2/local/search/keyword.json", query=query).json()["documents"]
+    assert docs and docs[0]["place_name"].startswith(query) and docs[0]["category_group_code"] == group
+    assert all("distance" not in d for d in docs)           # no centre sent: no distance
+
+
+def test_keyword_with_a_centre_gives_distance_and_radius_filters(sandbox_server):
+    near = get(sandbox_server, "/v2/local/search/keyword.json", query="카페", x=HAEUNDAE[0], y=HAEUNDAE[1],
+               radius=500, sort="distance").json()["documents"]
+    assert near and all(int(d["distance"]) <= 500 for d in near)
+    assert [int(d["distance"]) for d in near] == sorted(int(d["distance"]) for d in near)
+    assert all(d["address_name"].startswith("부산광역시 해운대구") for d in near)
+    pharmacy = get(sandbox_server, "/v2/local/search/category.json", category_group_code="PM9",
+                   x=129.0858, y=35.2050, radius=1000).json()["documents"]          # 동래
+    assert pharmacy and all(d["distance"] != "" for d in pharmacy)
+
+
+# ---------------------------------------------------------------------------- wire details
+def test_kakaoak_is_accepted_like_serviceak(sandbox_server):
+    key = sandbox_server.app_config()["rest_api_key"]
+    url = sandbox_server.hosts()["local"] + "/v2/local/search/address.json"
+    for word in ("KakaoAK", "ServiceAK"):
+        r = httpx.get(url, params={"query": "전포동"}, headers={"Authorization": f"{word} {key}"})
+        assert r.status_code == 200 and r.json()["documents"], word
+    r = httpx.get(url, params={"query": "전포동"}, headers={"Authorization": f"Bearer {key}"})
+    assert r.status_code == 401 and r.json()["code"] == -401
+
+
+def test_region_4depth_name_in_every_region_and_address_object(sandbox_server):
+    regions = get(sandbox_server, "/v2/local/geo/coord2regioncode.json", x=SEOMYEON[0], y=SEOMYEON[1]).json()
+    assert all(d["region_4depth_name"] == "" for d in regions["documents"])
+    docs = get(sandbox_server, "/v2/local/search/address.json", query="기장군 장안읍 장안리 438").json()["documents"]
+    assert docs and docs[0]["address"]["region_4depth_name"] == "장안리"
+    assert docs[0]["address"]["region_3depth_name"] == "장안읍 장안리"
+    assert docs[0]["road_address"]["region_4depth_name"] == "" and docs[0]["road_address"]["road_name"]
+    road = get(sandbox_server, "/v2/local/search/address.json", query="전포대로").json()["documents"]
+    assert road and all(d["road_address"]["region_4depth_name"] == "" for d in road)
+    x, y = docs[0]["x"], docs[0]["y"]
+    at = get(sandbox_server, "/v2/local/geo/coord2address.json", x=x, y=y).json()["documents"]
+    assert at[0]["address"]["region_4depth_name"] == "장안리"
+
+
+def test_userinfo_birthdate_with_birthday_consent_only(fresh_tk):
+    fresh_tk.login("minji@sandbox.test", scopes=["profile", "openid", "birthday"])
+    info = fresh_tk.user.userinfo()
+    assert info["birthdate"].startswith("0000-") and info["birthdate"][5:] == "03-12"
+
+
+# ---------------------------------------------------------------------------- roads across the city
+@pytest.mark.parametrize("a, b", [(HAEUNDAE, SEOMYEON), (SEOMYEON, GANGSEO), (GANGSEO, GIJANG),
+                                  (GIJANG, HAEUNDAE)])
+def test_routes_cross_the_city(tk, a, b):
+    r = tk.navi.directions(a, b)
+    route = r.routes[0]
+    assert route["result_code"] == 0
+    straight = ((a[0] - b[0]) * 91_000) ** 2 + ((a[1] - b[1]) * 111_000) ** 2
+    assert route["summary"]["distance"] >= straight ** 0.5 * 0.95
+    guides = route["sections"][0]["guides"]
+    assert guides[0]["road_index"] == 0 and guides[0]["type"] == 100 and guides[-1]["road_index"] == -1
+    roads = route["sections"][0]["roads"]
+    # origin and destination are snapped onto the road network: the first/last vertex is the snapped node
+    assert (guides[0]["x"], guides[0]["y"]) == (roads[0]["vertexes"][0], roads[0]["vertexes"][1])
+
+
+# ---------------------------------------------------------------------------- transit on the whole network
+def _station(name_line):
+    row = next(p for p in _rows("landmarks.csv") if p["place_name"] == name_line)
+    return float(row["x"]), float(row["y"])
+
+
+def test_transit_network_has_lines_1_to_4_and_the_light_rail():
+    rows = _rows("transit_stations.csv")
+    lines = {r["line"] for r in rows}
+    assert lines == {"1호선", "2호선", "3호선", "4호선", "부산김해경전철"}
+    for line in ("1호선", "2호선", "3호선", "4호선"):
+        assert sum(r["in_data"] == "1" for r in rows if r["line"] == line) >= 4, line
+
+
+@pytest.mark.parametrize("a, b, lines", [("장산역 2호선", "부산대역 1호선", {"2호선", "1호선"}),
+                                         ("충렬사역 4호선", "강서구청역 3호선", {"4호선", "3호선"})])
+def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):
+    df = tk.local.public_transit(_station(a), _station(b), departure_time="202611201000")
+    sub = df[(df["route"] == 0) & (df["mode"] == "SUBWAY")]
+    assert lines <= set(sub["line"]) and len(sub) >= 2
+    assert df[df["route"] == 0]["distance"].sum() > 5000
