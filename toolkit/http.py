@@ -276,6 +276,7 @@ class RequestCore:
         self._async: httpx.AsyncClient | None = None
         self.last_response: httpx.Response | None = None
         self.attempts_log: list[tuple[str, int | str]] = []
+        self.headers: dict[str, str] = {}   # sent with every call (e.g. the sandbox latency of connect(latency=))
         _install_log_redaction()
 
     # ---------------------------------------------------------------- building
@@ -302,7 +303,7 @@ class RequestCore:
 
     def build(self, client: httpx.Client | httpx.AsyncClient, call: Call, timeout: float) -> httpx.Request:
         method = call.method.upper()
-        headers = dict(call.headers or {})
+        headers = {**self.headers, **(call.headers or {})}
         headers.update(call.auth.headers())
         params = encode_fields(call.params)
         data = encode_fields(call.data) if call.data is not None else None

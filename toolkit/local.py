@@ -357,6 +357,7 @@ class _Bulk:
 
         core = RequestCore(client.config, async_transport=client.core._async_transport)
         core.attempts_log = client.core.attempts_log   # one log of attempts for the client
+        core.headers = client.core.headers
 
         async def main():
             try:

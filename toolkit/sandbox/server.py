@@ -4,9 +4,11 @@
 >>> server.hosts()["status"]                     # doctest: +SKIP
 'http://127.0.0.1:41235/status'
 >>> server.stop()                                # doctest: +SKIP
+>>> slow = SandboxServer(latency="30ms±10ms")     # doctest: +SKIP   (every API answer 20-40 ms late)
 """
 from __future__ import annotations
 
+from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
 from .app import Sandbox, create_app
 from .clock import DEFAULT_START
@@ -16,11 +18,21 @@ __all__ = ["SandboxServer"]
 
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
-                 clock_start: str = DEFAULT_START, frozen: bool = False):
+                 clock_start: str = DEFAULT_START, frozen: bool = False, latency: "Latency | str | None" = None):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
         self.sandbox = Sandbox(db or ":memory:", seed=seed, clock_start=clock_start, frozen=frozen)
-        super().__init__(create_app(self.sandbox), port, name="toolkit-sandbox", host=host)
+        self._delay = LatencyMiddleware(create_app(self.sandbox), latency)
+        super().__init__(self._delay, port, name="toolkit-sandbox", host=host)
+
+    @property
+    def latency(self) -> "Latency | None":
+        """The emulated network delay of every API answer (None: none); settable while serving."""
+        return self._delay.default
+
+    @latency.setter
+    def latency(self, value) -> None:
+        self._delay.default = Latency.parse(value)
 
     def _prepare(self):
         server = super()._prepare()
