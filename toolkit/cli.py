@@ -41,10 +41,19 @@ LAB_SETTINGS = {
 """JupyterLab settings overrides ``toolkit lab`` applies."""
 
 
+def _latency(text: str):
+    from .latency import Latency
+
+    try:
+        return Latency.parse(text, "--latency")
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
 def _server(args):
     from .sandbox.server import SandboxServer
 
-    kw = {"seed": args.seed}
+    kw = {"seed": args.seed, "latency": args.latency}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
     return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, **kw)
@@ -70,7 +79,8 @@ def cmd_sandbox(args) -> int:
             server.stop()
         return 0
     server.start()
-    print(f"toolkit sandbox on {server.base_url}  (database: {args.db or 'in memory'})", flush=True)
+    delay = f", latency {server.latency.describe()}" if server.latency else ""
+    print(f"toolkit sandbox on {server.base_url}  (database: {args.db or 'in memory'}{delay})", flush=True)
     for name, url in server.hosts().items():
         print(f"  {name:<7}{url}", flush=True)
     print("  control  " + server.base_url + "/sandbox/config   (Ctrl-C to stop)", flush=True)
@@ -222,6 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--seed", type=int, default=7, help="seed of the deterministic demo data")
     common.add_argument("--clock-start", default=None, help="start instant of the sandbox clock (RFC 3339)")
     common.add_argument("--frozen-clock", action="store_true", help="the clock moves only when advanced")
+    common.add_argument("--latency", type=_latency, default=None, metavar="DELAY",
+                        help="emulate the network: delay every API answer, e.g. 30ms or 30ms±10ms (jitter)")
     sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox")
     sb.add_argument("--print-config", action="store_true", help="print hosts and demo app as JSON and exit")
     sb.set_defaults(func=cmd_sandbox)

@@ -400,7 +400,34 @@ def _sandbox_config(config: dict, overrides: dict) -> Config:
 
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
-             fresh: bool = False, env=None, transport=None, async_transport=None):
+             fresh: bool = False, env=None, transport=None, async_transport=None, latency=None):
+    client = _connect_plain(cls, hosts, rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret,
+                            app_id=app_id, redirect_uri=redirect_uri, timeout=timeout, total_timeout=total_timeout,
+                            sandbox=sandbox, shared=shared, fresh=fresh, env=env, transport=transport,
+                            async_transport=async_transport)
+    if latency is not None:
+        _set_latency(client, latency)
+    return client
+
+
+def _set_latency(client, latency) -> None:
+    """``connect(latency=...)``: the sandbox delays its answers to this client (a request header it honours)."""
+    from .errors import ParameterError
+    from .latency import HEADER, Latency
+
+    try:
+        parsed = Latency.parse(latency)
+    except ValueError as exc:
+        raise ParameterError("latency", str(exc).split(": ", 1)[-1], latency) from None
+    if client.sandbox is None:
+        raise ConfigurationError("latency= emulates the network for the sandbox only (the real service has a "
+                                 "real network); drop it, or connect to the sandbox")
+    client.core.headers[HEADER] = parsed.describe() if parsed else "0"
+
+
+def _connect_plain(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
+                   redirect_uri=None, timeout=None, total_timeout=None, sandbox=None, shared=False, fresh=False,
+                   env=None, transport=None, async_transport=None):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
@@ -444,13 +471,16 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
       talk to the fresh state too (their tokens are void). Only for a sandbox (embedded or ``shared=True``).
 
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
-    default 30).
+    default 30). ``latency`` (sandbox only): the sandbox delays every answer to this client by e.g. ``"30ms"``
+    or ``"30ms±10ms"`` (a non-blocking wait in the server), to feel a real network; ``toolkit sandbox
+    --latency 30ms`` does it for every client.
 
     In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
     (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul.
 
     >>> tk = connect(fresh=True)              # doctest: +SKIP
     >>> tk.status.current().head()            # doctest: +SKIP
+    >>> slow = connect(latency="30ms±10ms")   # doctest: +SKIP
     """
     client = _connect(Client, hosts, **kw)
     _hangul_in_kernel()

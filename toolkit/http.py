@@ -267,6 +267,10 @@ class _Wait(tenacity.wait.wait_base):
         return self._jitter(retry_state)
 
 
+# Bulk runs keep up to 64 requests in flight: keep that many connections alive between them (httpx keeps 20).
+_LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
+
+
 class RequestCore:
     """Builds, sends and retries calls; maps errors. One instance per client.
 
@@ -283,6 +287,9 @@ class RequestCore:
         self._async: httpx.AsyncClient | None = None
         self.last_response: httpx.Response | None = None
         self.attempts_log: list[tuple[str, int | str]] = []
+        self.headers: dict[str, str] = {}   # sent with every call (e.g. the sandbox latency of connect(latency=))
+        # observer(status or error name, seconds, Retry-After or None) after every attempt (bulk runs adapt on it)
+        self.observer = None
         _install_log_redaction()
 
     # ---------------------------------------------------------------- building
@@ -299,7 +306,7 @@ class RequestCore:
     @property
     def ahttp(self) -> httpx.AsyncClient:
         if self._async is None:
-            self._async = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport,
+            self._async = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport, limits=_LIMITS,
                                             follow_redirects=False, headers={"User-Agent": f"toolkit/{__version__}"})
         return self._async
 
@@ -309,7 +316,7 @@ class RequestCore:
 
     def build(self, client: httpx.Client | httpx.AsyncClient, call: Call, timeout: float) -> httpx.Request:
         method = call.method.upper()
-        headers = dict(call.headers or {})
+        headers = {**self.headers, **(call.headers or {})}
         headers.update(call.auth.headers())
         params = encode_fields(call.params)
         data = encode_fields(call.data) if call.data is not None else None
@@ -383,10 +390,14 @@ class RequestCore:
             return TransportError(f"could not reach the service: {type(exc).__name__}: {exc}", call.label, attempts)
         raise exc
 
-    def _log_attempt(self, call: Call, outcome: int | str):
+    def _log_attempt(self, call: Call, outcome: int | str, started: float | None = None,
+                     response: httpx.Response | None = None):
         self.attempts_log.append((call.label, outcome))
         del self.attempts_log[:-200]
         log.debug("%s %s -> %s", call.method.upper(), call.path, outcome)
+        if self.observer is not None:
+            after = _retry_after(response) if response is not None and outcome == 429 else None
+            self.observer(outcome, None if started is None else time.monotonic() - started, after)
 
     # ---------------------------------------------------------------- sync
     def send(self, call: Call) -> Any:
@@ -399,12 +410,13 @@ class RequestCore:
                 with attempt:
                     attempts += 1
                     request = self.build(self.http, call, self._attempt_timeout(deadline))
+                    sent = time.monotonic()
                     try:
                         response = self.http.send(request)
                     except httpx.HTTPError as exc:
                         self._log_attempt(call, type(exc).__name__)
                         raise
-                    self._log_attempt(call, response.status_code)
+                    self._log_attempt(call, response.status_code, sent, response)
                     self._check_status(call, response)
         except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
             raise self._fail(call, exc, attempts, started) from None
@@ -437,12 +449,13 @@ class RequestCore:
                 with attempt:
                     attempts += 1
                     request = self.build(self.ahttp, call, self._attempt_timeout(deadline))
+                    sent = time.monotonic()
                     try:
                         response = await self.ahttp.send(request)
                     except httpx.HTTPError as exc:
                         self._log_attempt(call, type(exc).__name__)
                         raise
-                    self._log_attempt(call, response.status_code)
+                    self._log_attempt(call, response.status_code, sent, response)
                     self._check_status(call, response)
         except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
             raise self._fail(call, exc, attempts, started) from None

@@ -10,22 +10,19 @@ systems, keyword and category place search, bulk geocoding of a DataFrame column
 >>> tk.local.keyword_all("약국", max_pages=3)                      # all pages, within the 45-page cap
 >>> tk.local.geocode(df, "address", cache="geo.sqlite")           # adds x, y and geocode_* columns
 >>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
+>>> tk.local.geocode(["전포동 341-17", "중앙대로 692"])             # a list (tuple, Index, Series, dask) too
 >>> tk.local.regions_of(df, x="x", y="y")                         # adds region_status, b_code, h_code, ...
 >>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))  # one row per leg, summary in attrs
 """
 from __future__ import annotations
 
-import json
 import math
-import sqlite3
-import threading
-import time
-from pathlib import Path
-from typing import Any, Iterable
+from typing import Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
+from .bulk import Bulk, align, stats
 from .coords import lonlat, number
-from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
+from .errors import ParameterError
 from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES"]
@@ -207,169 +204,6 @@ def _transit_frame(body, response=None):
 
 
 # --------------------------------------------------------------------------- bulk runs (geocode, regions_of)
-class _Cache:
-    """A persisted key → answer cache (SQLite file), so a re-run of a bulk job makes no requests.
-
-    Answers are written as they arrive (a stopped or interrupted run keeps what it got); errors are not
-    cached (a re-run tries them again)."""
-
-    def __init__(self, path):
-        self.db = sqlite3.connect(str(path), check_same_thread=False)
-        self.lock = threading.Lock()
-        self.db.execute("CREATE TABLE IF NOT EXISTS geocode (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-
-    def get(self, key: str):
-        with self.lock:
-            row = self.db.execute("SELECT value FROM geocode WHERE key = ?", (key,)).fetchone()
-        return json.loads(row[0]) if row else None
-
-    def put(self, key: str, value: dict):
-        with self.lock:
-            self.db.execute("INSERT OR REPLACE INTO geocode VALUES (?, ?)",
-                            (key, json.dumps(value, ensure_ascii=False)))
-            self.db.commit()
-
-    def close(self):
-        self.db.close()
-
-
-class _Pacer:
-    """The ``rate=`` limit: request starts are spaced by at least ``1 / rate`` seconds (across all workers)."""
-
-    def __init__(self, rate: float | None):
-        if rate is not None:
-            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0 or rate != rate:
-                raise ParameterError("rate", "must be a positive number of requests per second, or None", rate)
-        self.interval = 1.0 / rate if rate else 0.0
-        self.next = 0.0
-
-    def delay(self) -> float:
-        """Reserve the next start slot; the seconds to wait for it (0 without a limit)."""
-        if not self.interval:
-            return 0.0
-        now = time.monotonic()
-        slot = max(now, self.next)
-        self.next = slot + self.interval
-        return slot - now
-
-
-class _Bulk:
-    """One bulk job over distinct keys: cache look-up, pacing, progress, quota stop. The sync and the async
-    runners differ only in how a call is sent; ``make_call(key)`` builds a call whose ``parse`` gives the
-    answer dict, the same for both."""
-
-    def __init__(self, keys: list[str], make_call, *, cache, namespace: str, concurrency: int, rate,
-                 progress: bool, desc: str):
-        self.make_call, self.namespace = make_call, namespace
-        self.concurrency = _int("concurrency", concurrency, 1, 64)
-        self.pacer = _Pacer(rate)
-        self.store = _Cache(Path(cache)) if cache is not None else None
-        self.answers: dict[str, dict] = {}
-        self.todo: list[str] = []
-        self.hits = self.requests = 0
-        self.stopped = False
-        for key in keys:
-            found = self.store.get(namespace + key) if self.store else None
-            if found is not None:
-                self.answers[key] = found
-                self.hits += 1
-            else:
-                self.todo.append(key)
-        self.bar = None
-        if progress:
-            from tqdm.auto import tqdm
-
-            self.bar = tqdm(total=len(keys), initial=self.hits, desc=desc, unit="query")
-
-    # ---------------------------------------------------------------- shared bookkeeping
-    def _ok(self, key: str, found: dict) -> None:
-        self.answers[key] = found
-        if self.store:
-            self.store.put(self.namespace + key, found)
-        self._tick()
-
-    def _failed(self, key: str, exc: ToolkitError) -> None:
-        if isinstance(exc, QuotaExceeded):   # -10: stop cleanly; this key stays not done
-            self.stopped = True
-            return
-        self.answers[key] = {"error": exc.code if isinstance(exc, ApiError) else None,
-                             "message": str(exc).splitlines()[0][:200]}
-        self._tick()
-
-    def _tick(self):
-        if self.bar is not None:
-            self.bar.update(1)
-
-    def close(self):
-        if self.bar is not None:
-            self.bar.close()
-        if self.store:
-            self.store.close()
-
-    # ---------------------------------------------------------------- runners
-    def run_sync(self, send) -> None:
-        for key in self.todo:
-            if self.stopped:
-                break
-            time.sleep(self.pacer.delay())
-            self.requests += 1
-            try:
-                result = send(self.make_call(key))
-            except ToolkitError as exc:
-                self._failed(key, exc)
-                continue
-            self._ok(key, result)
-
-    async def run_async(self, asend) -> None:
-        import asyncio
-
-        keys = iter(self.todo)   # shared by the workers: each takes the next key; at most `concurrency` in flight
-
-        async def worker():
-            for key in keys:
-                if self.stopped:
-                    return
-                wait = self.pacer.delay()
-                if wait:
-                    await asyncio.sleep(wait)
-                if self.stopped:
-                    return
-                self.requests += 1
-                try:
-                    result = await asend(self.make_call(key))
-                except ToolkitError as exc:
-                    self._failed(key, exc)
-                    continue
-                self._ok(key, result)
-
-        await asyncio.gather(*(worker() for _ in range(min(self.concurrency, len(self.todo)) or 1)))
-
-    def run_threaded(self, client) -> None:
-        """The sync client with ``concurrency > 1``: the async runner on a private event loop and connection
-        pool in a worker thread (works inside Jupyter's running loop too)."""
-        import asyncio
-        from concurrent.futures import ThreadPoolExecutor
-
-        from .http import RequestCore
-
-        core = RequestCore(client.config, async_transport=client.core._async_transport)
-        core.attempts_log = client.core.attempts_log   # one log of attempts for the client
-
-        async def main():
-            try:
-                await self.run_async(core.asend)
-            finally:
-                await core.aclose()
-
-        with ThreadPoolExecutor(1, thread_name_prefix="toolkit-bulk") as pool:
-            future = pool.submit(asyncio.run, main())
-            try:
-                future.result()
-            except BaseException:
-                self.stopped = True   # e.g. KeyboardInterrupt: the workers stop after their current call
-                raise
-
-
 def _geocode_answer(body, response=None) -> dict:
     """The answer of one geocode query, straight from the address-search body (no frame: bulk runs are hot)."""
     docs = body.get("documents") or []
@@ -400,8 +234,13 @@ def _regions_answer(body, response=None) -> dict:
 
 
 def _input_frame(data, column, default):
+    """The frame to geocode and its address column: a DataFrame (``column`` names it), a Series, or a list,
+    tuple or Index of addresses (a new frame with one column, ``column`` or the Index's name or ``default``)."""
     import pandas as pd
 
+    if isinstance(data, (list, tuple, pd.Index)):
+        name = column or (data.name if isinstance(data, pd.Index) else None) or default
+        return pd.DataFrame({name: list(data)}), name
     if isinstance(data, pd.Series):
         frame_in = data.to_frame(name=column or data.name or default)
         return frame_in, frame_in.columns[0]
@@ -409,7 +248,69 @@ def _input_frame(data, column, default):
         if column is None or column not in data.columns:
             raise ParameterError("column", "must name a column of the frame", column)
         return data, column
-    raise ParameterError("data", "must be a pandas DataFrame or Series", type(data).__name__)
+    raise ParameterError("data", "must be a DataFrame, Series, list, tuple or Index of addresses (or a dask "
+                         "DataFrame or Series: pip install 'toolkit[scale]')", type(data).__name__)
+
+
+def _is_dask(data) -> bool:
+    return type(data).__module__.split(".")[0] in ("dask", "dask_expr")
+
+
+def _address_key(value) -> str:
+    """A geocode query: whitespace-normalised text ("" for a missing or non-text value)."""
+    return " ".join(value.split()) if isinstance(value, str) else ""
+
+
+def _out_names(existing, suffix: str | None, overwrite: bool) -> dict[str, str]:
+    """Output column per result column: never one of the caller's columns unless ``overwrite``."""
+    import warnings
+
+    if suffix is not None and not isinstance(suffix, str):
+        raise ParameterError("suffix", "must be a text appended to the added columns' names", suffix)
+    existing = set(existing)
+    names = {c: c + (suffix or "") for c in GEOCODE_COLUMNS}
+    clash = [n for n in names.values() if n in existing]
+    if not clash or overwrite:
+        return names
+    if suffix:
+        raise ParameterError("suffix", f"the frame has the columns {clash} already: choose another suffix, "
+                             "or pass overwrite=True to replace them", suffix)
+    names = {c: c + "_geocoded" for c in GEOCODE_COLUMNS}
+    again = [n for n in names.values() if n in existing]
+    if again:
+        raise ParameterError("suffix", f"the frame has the columns {clash} and {again} already: pass suffix= to "
+                             "name the added columns, or overwrite=True", suffix)
+    warnings.warn(f"geocode: the frame has the columns {clash} already; they are kept and the results are "
+                  f"added as {list(names.values())}. Pass suffix='...' to name them, or overwrite=True to "
+                  "replace the existing columns.", UserWarning, stacklevel=_user_level())
+    return names
+
+
+def _user_level() -> int:
+    """The ``stacklevel`` of a warning that points at the first caller outside this package."""
+    import os
+    import sys
+
+    package, frame, level = os.path.dirname(os.path.abspath(__file__)), sys._getframe(2), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def _warn_quota_stop(job: Bulk, what: str, resume_at, cache) -> None:
+    """A run stopped by the quota (-10) says so, and how to go on."""
+    import warnings
+
+    if not job.stopped:
+        return
+    done = len(job.answers) - job.hits
+    where = "" if resume_at is None else f" (the first is labelled {resume_at!r})"
+    how = (f"run the same call again with cache={str(cache)!r} once the daily quota resets: the answers so far "
+           "are kept there and only the rest is requested" if cache is not None else
+           f"pass cache='{what}.sqlite' to keep answers between runs, and once the quota resets run again on the "
+           f"rows whose {what}_status is 'not_done' (df.attrs['{what}']['resume_at'] is the first)")
+    warnings.warn(f"{what} stopped: the API quota is used up (code -10) after {done} new answers; the rows not "
+                  f"answered{where} are 'not_done'. To resume, {how}.", UserWarning, stacklevel=_user_level())
 
 
 def _wraps(method: str, host: str, path: str):
@@ -568,62 +469,111 @@ class LocalArea(Area):
                     parse=None if raw else _transit_frame, name="local.public_transit")
 
     # ------------------------------------------------------------------ bulk geocoding
-    def _bulk(self, job: _Bulk, finish):
+    def _bulk(self, job: Bulk, finish):
         """Run a bulk job with the client's runner and build the result with ``finish(job)``."""
-        if self._client._async:
-            async def run():
-                try:
-                    await job.run_async(self._client.core.asend)
-                finally:
-                    job.close()
-                return finish(job)
+        pending = job.run(self._client)
+        if pending is None:
+            return finish(job)
 
-            return run()
-        try:
-            if job.concurrency > 1 and len(job.todo) > 1:
-                job.run_threaded(self._client)
-            else:
-                job.run_sync(self._client.core.send)
-        finally:
-            job.close()
-        return finish(job)
+        async def run():
+            await pending
+            return finish(job)
+
+        return run()
 
     @_wraps("GET", "local", "/v2/local/search/address.{FORMAT}")
     def geocode(self, data, column: str | None = None, *, analyze_type: str = "similar", cache=None,
-                concurrency: int = 8, rate: float | None = None, progress: bool = True):
-        """Geocode an address column: returns a copy of ``data`` (a DataFrame, or a Series) with the columns
-        ``x``, ``y`` (float, NaN when not matched), ``geocode_status`` (``matched`` / ``not_found`` /
-        ``ambiguous`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches`` (documents found),
-        ``geocode_address`` and ``geocode_address_type`` (the first document) and ``geocode_error`` (API error
-        code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Rows keep their
-        index and order; no row is lost and no row is silently empty.
+                concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
+                progress: bool = True, suffix: str | None = None, overwrite: bool = False):
+        """Geocode addresses (location.md §4.1, one address search per distinct address): returns a copy of
+        ``data`` with the columns ``x``, ``y`` (float, NaN when not matched), ``geocode_status`` (``matched`` /
+        ``not_found`` / ``ambiguous`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches`` (documents
+        found), ``geocode_address`` and ``geocode_address_type`` (the first document) and ``geocode_error`` (API
+        error code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Rows keep
+        their index and order; no row is lost and no row is silently empty.
 
-        Distinct queries are sent once (whitespace-normalised). ``cache`` is a SQLite file path: answers are
-        stored there as they arrive and a re-run makes no request for them. ``concurrency`` requests are in
-        flight at once (1: one after the other); the async client runs them on its own loop, the sync client
-        on a private loop in a worker thread. ``rate`` caps request starts per second (None: no cap).
-        Retries are the core's (idempotent GETs: 5xx, 429, network). ``ambiguous`` means several documents
-        matched; the first is used. A quota error (-10) stops the run cleanly: the rest are ``not_done`` and
+        ``data``: a DataFrame (``column`` names the address column), a Series, a list, tuple or Index of
+        addresses (the result is a new frame with an ``address`` column, or ``column``), or a dask DataFrame or
+        Series (``pip install 'toolkit[scale]'``): distinct addresses are found across all partitions, each
+        requested once from this process under one quota and one cache, and the result is a lazy dask frame
+        (the answers joined back per partition).
+
+        The caller's columns are never overwritten: when ``data`` has columns of those names already, the
+        added ones get the suffix ``_geocoded`` (with a warning), or ``suffix=`` names them; ``overwrite=True``
+        replaces them. Distinct queries are sent once (whitespace-normalised). ``cache`` is a SQLite file path:
+        answers are stored there as they arrive and a re-run makes no request for them.
+
+        ``concurrency="auto"`` adapts the requests in flight to the network: it starts at 8 and grows while the
+        latency holds, shrinks when it climbs, halves on HTTP 429 and waits out ``Retry-After``, never beyond
+        ``max_concurrency`` (default 64); an integer fixes it (1: one after the other). ``rate`` caps request
+        starts per second (None: no cap). Retries are the core's (idempotent GETs: 5xx, 429, network).
+        ``ambiguous`` means several documents matched; the first is used. A quota error (-10) stops the run
+        cleanly with a ``UserWarning`` that says how to resume: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
-        go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests and cache hits.
-        On the async client the call returns an awaitable.
+        go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits and the
+        concurrency reached. On the async client the call returns an awaitable.
+
+        >>> tk.local.geocode(["전포동 341-17", "중앙대로 692"], progress=False)           # doctest: +SKIP
+        >>> tk.local.geocode(df, "address", cache="geo.sqlite")                           # doctest: +SKIP
+        >>> tk.local.geocode(df, "address", suffix="_home")   # adds x_home, y_home, ...  # doctest: +SKIP
         """
-        frame_in, column = _input_frame(data, column, "address")
         _choice("analyze_type", analyze_type, ("similar", "exact"))
-        texts = [" ".join(v.split()) if isinstance(v, str) else "" for v in frame_in[column]]
-        unique = list(dict.fromkeys(t for t in texts if t))
+
         def make_call(text):
             call = self._address_call(text, analyze_type, 1, 1)
             call.parse = _geocode_answer
             return call
 
-        job = _Bulk(unique, make_call, cache=cache, namespace=f"{analyze_type}\t", concurrency=concurrency, rate=rate,
-                    progress=progress, desc="geocode")
-        return self._bulk(job, lambda job: _geocode_frame(frame_in, texts, job))
+        options = dict(cache=cache, namespace=f"{analyze_type}\t", concurrency=concurrency,
+                       max_concurrency=max_concurrency, rate=rate, progress=progress, desc="geocode")
+        if _is_dask(data):
+            return self._geocode_dask(data, column, make_call, options, suffix, overwrite)
+        frame_in, column = _input_frame(data, column, "address")
+        names = _out_names(frame_in.columns, suffix, overwrite)
+        texts = [_address_key(v) for v in frame_in[column]]
+        job = Bulk(list(dict.fromkeys(t for t in texts if t)), make_call, **options)
+
+        def finish(job):
+            out = _geocode_frame(frame_in, texts, job.answers, names)
+            out.attrs["geocode"] = stats(job, len(out), out.attrs.pop("resume_at"))
+            _warn_quota_stop(job, "geocode", out.attrs["geocode"]["resume_at"], cache)
+            return out
+
+        return self._bulk(job, finish)
+
+    def _geocode_dask(self, data, column, make_call, options: dict, suffix, overwrite):
+        """geocode() of a dask DataFrame or Series: distinct addresses over every partition, requested once from
+        here (one quota, one cache), then joined back per partition, lazily."""
+        import dask
+        import dask.dataframe as dd
+
+        if isinstance(data, dd.Series):
+            name = column or data.name or "address"
+            data, column = data.to_frame(name=name), name
+        elif column is None or column not in data.columns:
+            raise ParameterError("column", "must name a column of the frame", column)
+        names = _out_names(data.columns, suffix, overwrite)
+        keys = data[column].map_partitions(lambda s: s.map(_address_key), meta=(column, "object"))
+        unique = [k for k in keys.drop_duplicates().compute().tolist() if k]
+        job = Bulk(unique, make_call, **options)
+
+        def finish(job):
+            answers = dask.delayed(dict(job.answers), pure=True)
+            meta = _geocode_frame(data._meta, [], {}, names)
+            meta.attrs.pop("resume_at")
+            out = data.map_partitions(_geocode_partition, column, answers, names, meta=meta)
+            summary = {"rows": None, "queries": job.hits + len(job.todo), **job.stats(),
+                       "stopped_by_quota": job.stopped, "resume_at": None}
+            out.attrs = {"geocode": summary}   # on the lazy collection: the run is over, the rows not computed
+            _warn_quota_stop(job, "geocode", None, options["cache"])
+            return out
+
+        return self._bulk(job, finish)
 
     @_wraps("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions_of(self, data, x: str = "x", y: str = "y", *, input_coord: str = "WGS84", cache=None,
-                   concurrency: int = 8, rate: float | None = None, progress: bool = True):
+                   concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
+                   progress: bool = True):
         """Reverse-geocode a frame's points to their regions (coord2regioncode), with the guarantees of
         :meth:`geocode`: distinct points sent once (rounded to 1e-7), persisted cache, bounded concurrency,
         ``rate``, quota stop with ``attrs["regions"]["resume_at"]``, progress, index kept.
@@ -653,9 +603,9 @@ class LocalArea(Area):
                               {"x": float(px), "y": float(py), "input_coord": input_coord, "output_coord": "WGS84"},
                               _regions_answer, "local.regions")
 
-        job = _Bulk(unique, make_call, cache=cache, namespace=f"regions\t{input_coord}\t",
-                    concurrency=concurrency, rate=rate, progress=progress, desc="regions")
-        return self._bulk(job, lambda job: _regions_frame(data, keys, job))
+        job = Bulk(unique, make_call, cache=cache, namespace=f"regions\t{input_coord}\t", concurrency=concurrency,
+                   max_concurrency=max_concurrency, rate=rate, progress=progress, desc="regions")
+        return self._bulk(job, lambda job: _regions_frame(data, keys, job, cache))
 
 
 REGION_OUT_COLUMNS = ["region_status", "b_code", "b_name", "region_1depth_name", "region_2depth_name",
@@ -663,61 +613,47 @@ REGION_OUT_COLUMNS = ["region_status", "b_code", "b_name", "region_1depth_name",
                       "region_error"]
 
 
-def _stats(job: _Bulk, rows: int, resume_at) -> dict:
-    errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
-    return {"rows": rows, "queries": job.hits + len(job.todo), "requests": job.requests, "cache_hits": job.hits,
-        "stopped_by_quota": job.stopped, "resume_at": resume_at, "errors": errors[:20]}
+GEOCODE_STATUSES = ["matched", "ambiguous", "not_found", "error", "empty", "not_done"]
 
 
-def _align(index, keys: list[str], job: _Bulk, classify) -> tuple[list[str], list[dict], Any]:
-    """Per input row, in input order: its status and its answer ({} when none), and the first row not done (the
-    resume point). ``classify(answer)`` names the status of a row that has an answer."""
-    statuses, answers, resume_at = [], [], None
-    for label, key in zip(index, keys):
-        a = job.answers.get(key)
-        if not key:
-            status = "empty"
-        elif a is None:
-            status = "not_done"
-            resume_at = label if resume_at is None else resume_at
-        elif "message" in a:
-            status = "error"
-        else:
-            status = classify(a)
-        statuses.append(status)
-        answers.append(a or {})
-    return statuses, answers, resume_at
-
-
-def _geocode_frame(frame_in, texts: list[str], job: _Bulk):
+def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, str]):
+    """A copy of ``frame_in`` with the geocode columns (named by ``names``) from the answers per query;
+    ``attrs["resume_at"]`` is the first row not done."""
     import pandas as pd
 
     out = frame_in.copy()
-    statuses, answers, resume_at = _align(out.index, texts, job, lambda a: "not_found" if a["matches"] == 0
-                                          else "matched" if a["matches"] == 1 else "ambiguous")
-    out["x"] = pd.to_numeric(pd.Series([a.get("x") for a in answers], index=out.index), errors="coerce")
-    out["y"] = pd.to_numeric(pd.Series([a.get("y") for a in answers], index=out.index), errors="coerce")
-    out["x"], out["y"] = out["x"].astype("float64"), out["y"].astype("float64")
-    out["geocode_status"] = pd.Categorical(statuses, categories=[
-        "matched", "ambiguous", "not_found", "error", "empty", "not_done"])
-    out["geocode_matches"] = pd.array([a.get("matches") for a in answers], dtype="Int64")
-    out["geocode_address"] = [a.get("address") for a in answers]
-    out["geocode_address_type"] = [a.get("type") for a in answers]
-    out["geocode_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
-    out.attrs["geocode"] = _stats(job, len(out), resume_at)
+    statuses, rows, resume_at = align(out.index, texts, answers, lambda a: "not_found" if a["matches"] == 0
+                                      else "matched" if a["matches"] == 1 else "ambiguous")
+    for c in ("x", "y"):
+        out[names[c]] = pd.to_numeric(pd.Series([a.get(c) for a in rows], index=out.index, dtype="object"),
+                                      errors="coerce").astype("float64")
+    out[names["geocode_status"]] = pd.Categorical(statuses, categories=GEOCODE_STATUSES)
+    out[names["geocode_matches"]] = pd.array([a.get("matches") for a in rows], dtype="Int64")
+    out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="object")
+    out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="object")
+    out[names["geocode_error"]] = pd.array([a.get("error") for a in rows], dtype="Int64")
+    out.attrs["resume_at"] = resume_at
     return out
 
 
-def _regions_frame(data, keys: list[str], job: _Bulk):
+def _geocode_partition(part, column: str, answers: dict, names: dict[str, str]):
+    """One partition of a dask geocode: the answers joined back to its rows."""
+    out = _geocode_frame(part, [_address_key(v) for v in part[column]], answers, names)
+    out.attrs.clear()
+    return out
+
+
+def _regions_frame(data, keys: list[str], job: Bulk, cache=None):
     import pandas as pd
 
     out = data.copy()
-    statuses, answers, resume_at = _align(out.index, keys, job, lambda a: "outside" if not a.get("documents")
+    statuses, answers, resume_at = align(out.index, keys, job.answers, lambda a: "outside" if not a.get("documents")
                                           else "sea" if a.get("b_code") is None else "matched")
     out["region_status"] = pd.Categorical(statuses, categories=[
         "matched", "sea", "outside", "error", "empty", "not_done"])
     for c in REGION_OUT_COLUMNS[1:-1]:
         out[c] = pd.Series([a.get(c) for a in answers], index=out.index, dtype=TEXT)
     out["region_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
-    out.attrs["regions"] = _stats(job, len(out), resume_at)
+    out.attrs["regions"] = stats(job, len(out), resume_at)
+    _warn_quota_stop(job, "regions", resume_at, cache)
     return out

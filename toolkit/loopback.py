@@ -11,11 +11,23 @@ False
 """
 from __future__ import annotations
 
+import importlib.util
 import socket
 import threading
 import time
 
-__all__ = ["LoopbackServer", "bind_loopback"]
+__all__ = ["LoopbackServer", "bind_loopback", "server_stack"]
+
+
+def server_stack() -> dict[str, str]:
+    """uvicorn's HTTP parser and event loop for loopback servers: httptools and uvloop where installed (both are
+    dependencies; uvloop has no Windows build), else uvicorn's pure-Python h11 and asyncio's own loop.
+
+    >>> sorted(server_stack())
+    ['http', 'loop']
+    """
+    have = importlib.util.find_spec
+    return {"http": "httptools" if have("httptools") else "h11", "loop": "uvloop" if have("uvloop") else "asyncio"}
 
 
 def bind_loopback(port: int = 0, host: str = "127.0.0.1") -> socket.socket:
@@ -43,8 +55,9 @@ class LoopbackServer:
 
         self._socket = bind_loopback(self.requested_port, self.host)
         self.port = self._socket.getsockname()[1]
+        # No access log and no per-request date/server headers work: the hot path stays on the app.
         self._server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="off",
-                                                     access_log=False))
+                                                     access_log=False, server_header=False, **server_stack()))
         return self._server
 
     def start(self, timeout: float = 15.0) -> "LoopbackServer":
@@ -63,9 +76,12 @@ class LoopbackServer:
             time.sleep(0.01)
         return self
 
-    def serve_forever(self) -> None:
-        """Serve in the calling thread until interrupted."""
-        self._prepare().run(sockets=[self._socket])
+    def serve_forever(self, on_bound=None) -> None:
+        """Serve in the calling thread until interrupted; ``on_bound(self)`` runs once the port is known."""
+        server = self._prepare()
+        if on_bound is not None:
+            on_bound(self)
+        server.run(sockets=[self._socket])
 
     def stop(self) -> None:
         if self._server is not None:

@@ -109,7 +109,8 @@ def test_regions_of_a_frame(tk, tmp_path):
 def test_regions_of_stops_on_quota_with_a_resume_point(fresh_tk, tmp_path):
     fresh_tk.sandbox.set_quota("local_geo_coord2regioncode", 3)
     pts = pd.DataFrame({"x": [129.03 + 0.005 * i for i in range(8)], "y": [35.15] * 8})
-    out = fresh_tk.local.regions_of(pts, cache=tmp_path / "q.sqlite", progress=False)
+    with pytest.warns(UserWarning, match="same call again with cache="):
+        out = fresh_tk.local.regions_of(pts, cache=tmp_path / "q.sqlite", progress=False)
     done = out["region_status"] != "not_done"
     assert done.sum() == 3 and out.attrs["regions"]["stopped_by_quota"] is True
     assert out.attrs["regions"]["resume_at"] == out.index[~done][0]

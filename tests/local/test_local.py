@@ -306,7 +306,8 @@ def test_geocode_frame_dedupes_and_keeps_every_row(tk, tmp_path):
 def test_geocode_stops_cleanly_on_quota(fresh_tk):
     fresh_tk.sandbox.set_quota("local_search_address", 2)
     s = pd.Series(["전포동 341-17", "동성로39번길 4", "부산진구 전포동", "중앙대로 213"])
-    out = fresh_tk.local.geocode(s, progress=False, concurrency=1)
+    with pytest.warns(UserWarning, match="quota"):
+        out = fresh_tk.local.geocode(s, progress=False, concurrency=1)
     assert list(out["geocode_status"])[:2] == ["matched", "matched"]
     assert list(out["geocode_status"])[2:] == ["not_done", "not_done"]
     assert out.attrs["geocode"]["stopped_by_quota"] is True and out.attrs["geocode"]["resume_at"] == 2

@@ -5,9 +5,11 @@
 'http://127.0.0.1:41235/status'
 >>> server.reset()                               # doctest: +SKIP  — fresh seeded state, same port
 >>> server.stop()                                # doctest: +SKIP
+>>> slow = SandboxServer(latency="30ms±10ms")     # doctest: +SKIP   (every API answer 20-40 ms late)
 """
 from __future__ import annotations
 
+from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
 from .app import Sandbox, create_app
 from .clock import DEFAULT_START
@@ -27,14 +29,15 @@ class _Current:
 
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
-                 clock_start: str = DEFAULT_START, frozen: bool = False):
+                 clock_start: str = DEFAULT_START, frozen: bool = False, latency: "Latency | str | None" = None):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
         self.db = db
         self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen}
         self.sandbox = Sandbox(db or ":memory:", **self._options)
         self._app = self._build(self.sandbox)
-        super().__init__(_Current(self), port, name="toolkit-sandbox", host=host)
+        self._delay = LatencyMiddleware(_Current(self), latency)     # emulated network, around every state
+        super().__init__(self._delay, port, name="toolkit-sandbox", host=host)
 
     def _build(self, sandbox: Sandbox):
         app = create_app(sandbox)
@@ -53,6 +56,15 @@ class SandboxServer(LoopbackServer):
         self.sandbox, self._app = new, self._build(new)
         old.model("events").stop()            # its webhook worker, if it ran (the old store is garbage-collected)
         return self
+
+    @property
+    def latency(self) -> "Latency | None":
+        """The emulated network delay of every API answer (None: none); settable while serving."""
+        return self._delay.default
+
+    @latency.setter
+    def latency(self, value) -> None:
+        self._delay.default = Latency.parse(value)
 
     def _prepare(self):
         server = super()._prepare()

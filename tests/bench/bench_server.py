@@ -1,0 +1,137 @@
+"""Sandbox server benchmark with ``wrk``, measured side by side in one run, printed as ratios next to goals.
+
+    python tests/bench/bench_server.py            # 8 s per load
+    python tests/bench/bench_server.py --short    # 2 s per load (CI)
+
+``toolkit sandbox`` runs in its own process, as does the reference: a minimal Starlette JSON endpoint on the
+same server stack (:mod:`tests.bench.minimal_app`). ``wrk`` (Debian package ``wrk``) loads each with 16
+connections: address search over 500 distinct real addresses, keyword search over 60 queries, coord2region
+over 500 points; then the mixed load: 20 connections, every other request a write (a memo sent by a logged-in
+user, which charges the quota and stores the message), the others address searches. Without ``wrk`` on PATH
+the benchmark says so and skips (exit code 0).
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.procs import addresses, control, goal, minimal_process, points, sandbox_process  # noqa: E402
+
+LUA_REPORT = """
+done = function(summary, latency, requests)
+  io.write(string.format('{"requests": %d, "seconds": %f, "p50_us": %f, "p99_us": %f, "max_us": %f, '
+    .. '"errors": %d, "non2xx": %d}\\n', summary.requests, summary.duration / 1e6, latency:percentile(50),
+    latency:percentile(99), latency.max, summary.errors.connect + summary.errors.read + summary.errors.write
+    + summary.errors.timeout, summary.errors.status))
+end
+"""
+
+LUA_ROTATE = """
+local paths = {%(paths)s}
+local headers = {["Authorization"] = "%(auth)s"}
+local i = 0
+request = function()
+  i = i %% #paths + 1
+  return wrk.format("GET", paths[i], headers)
+end
+"""
+
+LUA_MIXED = """
+local paths = {%(paths)s}
+local read_headers = {["Authorization"] = "%(auth)s"}
+local write_headers = {["Authorization"] = "%(bearer)s", ["Content-Type"] = "application/x-www-form-urlencoded"}
+local body = "%(body)s"
+local i = 0
+request = function()
+  i = i + 1
+  if i %% 2 == 0 then
+    return wrk.format("POST", "%(write)s", write_headers, body)
+  end
+  return wrk.format("GET", paths[(i %% #paths) + 1], read_headers)
+end
+"""
+
+
+def lua_list(items: list[str]) -> str:
+    return ",".join('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items)
+
+
+def wrk(url: str, script: str, connections: int, seconds: float) -> dict:
+    with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
+        f.write(script + LUA_REPORT)
+        path = f.name
+    cmd = ["wrk", "-t1", f"-c{connections}", f"-d{seconds}s", "--timeout", "10s", "-s", path, url]
+    out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
+    Path(path).unlink()
+    stats = json.loads(re.search(r"^\{.*\}$", out, re.M).group(0))
+    stats["rate"] = stats["requests"] / stats["seconds"]
+    return stats
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--short", action="store_true")
+    parser.add_argument("--seconds", type=float, default=None)
+    args = parser.parse_args(argv)
+    if shutil.which("wrk") is None:
+        print("bench_server: SKIPPED: wrk is not installed (Debian: apt-get install wrk; .ci/run installs it)")
+        return 0
+    seconds = args.seconds or (2 if args.short else 8)
+
+    texts = addresses(500)
+    pts = points(500)
+    kw = ["부산진구 카페", "약국", "서면 맛집", "해운대 호텔", "편의점", "부산역", "병원", "은행", "주차장", "학교"] * 6
+    results = {}
+    with minimal_process() as ref, sandbox_process() as sb:
+        auth = f"ServiceAK {sb.key}"
+        local = urllib.parse.urlsplit(sb.hosts["local"]).path
+        addr = [f"{local}/v2/local/search/address.json?" + urllib.parse.urlencode({"query": t, "size": 1})
+                for t in texts]
+        kwp = [f"{local}/v2/local/search/keyword.json?" + urllib.parse.urlencode({"query": q, "size": 15})
+               for q in kw]
+        c2r = [f"{local}/v2/local/geo/coord2regioncode.json?x={x}&y={y}" for x, y in pts]
+        token = control(sb, "POST", "/sandbox/login", {"user_id": 4100000001, "scopes": ["talk_message"]})["access_token"]
+        api = urllib.parse.urlsplit(sb.hosts["api"]).path
+        body = urllib.parse.urlencode({"template_object": json.dumps(
+            {"object_type": "text", "text": "bench", "link": {"web_url": "https://example.com"}})})
+
+        for paths in (addr, kwp, c2r):          # the first request of each kind loads the data set: not timed
+            req = urllib.request.Request(sb.base_url + paths[0], headers={"Authorization": auth})
+            urllib.request.urlopen(req, timeout=120).read()
+        results["minimal"] = wrk(ref + "/json", "", 16, seconds)
+        for name, paths in (("address", addr), ("keyword", kwp), ("coord2region", c2r)):
+            results[name] = wrk(sb.base_url, LUA_ROTATE % {"paths": lua_list(paths), "auth": auth}, 16, seconds)
+        results["minimal_after"] = wrk(ref + "/json", "", 16, seconds)
+        results["mixed"] = wrk(sb.base_url, LUA_MIXED % {
+            "paths": lua_list(addr), "auth": auth, "bearer": f"Bearer {token}", "write": f"{api}/v2/api/talk/memo/default/send",
+            "body": body.replace('"', '\\"')}, 20, seconds)
+
+    ceiling = (results["minimal"]["rate"] + results["minimal_after"]["rate"]) / 2
+    print(f"benchmark server: wrk, 1 thread, {seconds:g} s per load; sandbox and reference each in its own process")
+    print(f"{'load':<40}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'non-2xx':>8}")
+    for name, r in results.items():
+        print(f"{name:<40}{r['rate']:>10.0f}{r['p50_us'] / 1e3:>9.1f}{r['p99_us'] / 1e3:>9.1f}"
+              f"{r['max_us'] / 1e3:>9.1f}{r['errors']:>8}{r['non2xx']:>8}")
+    print(f"minimal endpoint ceiling (mean of before and after) {ceiling:.0f} req/s")
+    for name in ("address", "keyword", "coord2region"):
+        print(goal(f"{name} search rate / minimal endpoint rate", results[name]["rate"] / ceiling, 0.5))
+    for name in ("address", "keyword", "coord2region"):
+        r = results[name]
+        print(goal(f"{name} p99 / p50 latency, 16 connections", r["p99_us"] / max(r["p50_us"], 1), 5,
+                   at_most=True))
+    print(goal("mixed read/write rate, 20 connections / 90 req/s (before)", results["mixed"]["rate"] / 90, 10))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

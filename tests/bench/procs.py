@@ -1,0 +1,123 @@
+"""Benchmark helpers: the sandbox (and a minimal reference app) each in its own process, as ``toolkit lab`` runs
+it, so a benchmark's client never shares a GIL with the server it measures.
+
+>>> with sandbox_process() as sb:          # doctest: +SKIP
+...     sb.base_url, sb.config["app"]["rest_api_key"]
+"""
+from __future__ import annotations
+
+import contextlib
+import csv
+import gzip
+import io
+import json
+import os
+import random
+import re
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+from types import SimpleNamespace
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _wait_for_url(proc: subprocess.Popen, what: str, timeout: float = 60.0) -> str:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            if proc.poll() is not None:
+                raise RuntimeError(f"{what} exited with code {proc.returncode}")
+            continue
+        found = re.search(r"http://127\.0\.0\.1:\d+", line)
+        if found:
+            return found.group(0)
+    raise RuntimeError(f"{what} did not print its URL within {timeout:.0f} s")
+
+
+@contextlib.contextmanager
+def _process(cmd: list[str], what: str):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
+    try:
+        yield proc, _wait_for_url(proc, what)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+@contextlib.contextmanager
+def sandbox_process(*args: str):
+    """``toolkit sandbox --port 0 [args]`` in a child process; yields its base URL and ``/sandbox/config``."""
+    with _process([sys.executable, "-m", "toolkit.cli", "sandbox", "--port", "0", *args], "toolkit sandbox") \
+            as (proc, base):
+        with urllib.request.urlopen(base + "/sandbox/config", timeout=30) as answer:
+            config = json.loads(answer.read())
+        yield SimpleNamespace(base_url=base, config=config, proc=proc, hosts=config["hosts"],
+                              key=config["app"]["rest_api_key"])
+
+
+@contextlib.contextmanager
+def minimal_process():
+    """The reference: one Starlette JSON endpoint on the sandbox's own server stack, in a child process."""
+    with _process([sys.executable, str(Path(__file__).with_name("minimal_app.py"))], "minimal app") as (_, base):
+        yield base
+
+
+def client_config(sb, **options):
+    """A toolkit client for a sandbox process (no control API handle: the client only needs hosts and keys)."""
+    import toolkit
+
+    app = sb.config["app"]
+    return toolkit.connect(sb.hosts, rest_api_key=app["rest_api_key"], admin_key=app["admin_key"],
+                           client_secret=app["client_secret"], app_id=app["app_id"],
+                           redirect_uri=app["redirect_uris"][0], **options)
+
+
+def control(sb, method: str, path: str, body=None) -> dict:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(sb.base_url + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        return json.loads(answer.read())
+
+
+def requests_seen(sb, api: str) -> int:
+    """How many requests of a local API the sandbox received (its control API counts them)."""
+    return control(sb, "GET", f"/sandbox/local/requests?api={api}")["total"]
+
+
+def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
+    """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``dup_share`` of
+    them repeats of others, shuffled."""
+    raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
+    rows = list(csv.DictReader(io.StringIO(raw)))
+    rng = random.Random(seed)
+    distinct = max(1, int(round(n * (1 - dup_share))))
+    picked = rng.sample(rows, min(distinct, len(rows)))
+    texts = [r["road_address_name"] if i % 2 else r["address_name"] for i, r in enumerate(picked)]
+    texts += [rng.choice(texts) for _ in range(n - len(texts))]
+    rng.shuffle(texts)
+    return texts
+
+
+def points(n: int, seed: int = 7) -> list[tuple[float, float]]:
+    """``n`` points of the sandbox's address data set (x, y in WGS84)."""
+    raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
+    rows = list(csv.DictReader(io.StringIO(raw)))
+    rng = random.Random(seed)
+    return [(float(r["x"]), float(r["y"])) for r in rng.sample(rows, n)]
+
+
+def goal(label: str, value: float, target: float, *, at_most: bool = False, unit: str = "") -> str:
+    """One printed line: a measured ratio next to its goal and whether it is met."""
+    met = value <= target if at_most else value >= target
+    sign = "≤" if at_most else "≥"
+    return f"{label:<62} {value:>8.2f}{unit}  goal {sign} {target:g}{unit}  {'met' if met else 'NOT met'}"

@@ -1,0 +1,341 @@
+"""Bulk runs of many independent GET-like calls (geocode, regions_of, keyword/category sweeps, many-origin
+matrices): distinct keys sent once, a persisted cache, a rate cap, a quota stop with a resume point, progress,
+and adaptive concurrency. Not an area: the areas that run bulk jobs use it.
+
+Adaptive concurrency (``concurrency="auto"``, the default of the bulk helpers): the run starts with
+:data:`START` requests in flight and, after every window of answers, grows the limit (by half) while the
+median latency stays within :data:`HOLD` times the best seen (the network, not the server, is the bound), and
+shrinks it by a fifth when latency climbs (the server queues). An HTTP 429 halves the limit and pauses every
+start for its ``Retry-After`` (the core retries the refused call itself). The limit never exceeds ``cap``
+(default :data:`CAP`). An integer ``concurrency`` fixes the limit.
+
+>>> limiter = Adaptive("auto")
+>>> limiter.limit, limiter.cap
+(8, 64)
+>>> for _ in range(8):
+...     limiter.observe(200, 0.030, None)
+>>> limiter.limit                                    # latency held: grow
+12
+>>> limiter.observe(429, 0.030, 2.0); limiter.limit  # refused: halve and pause 2 s
+6
+"""
+from __future__ import annotations
+
+import json
+import sqlite3
+import statistics
+import threading
+import time
+from pathlib import Path
+
+from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
+
+__all__ = ["Adaptive", "Bulk", "Cache", "Pacer", "START", "CAP", "HOLD"]
+
+START, CAP, HOLD = 8, 64, 1.5
+MAX_CAP = 64
+
+
+def _int(name: str, value, lo: int, hi: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
+        raise ParameterError(name, f"must be a whole number from {lo} to {hi}", value)
+    return value
+
+
+class Cache:
+    """A persisted key → answer cache (SQLite file), so a re-run of a bulk job makes no requests.
+
+    Answers are written as they arrive (a stopped or interrupted run keeps what it got); errors are not
+    cached (a re-run tries them again)."""
+
+    def __init__(self, path):
+        self.db = sqlite3.connect(str(path), check_same_thread=False)
+        self.lock = threading.Lock()
+        self.db.execute("CREATE TABLE IF NOT EXISTS geocode (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+
+    def get_many(self, keys: list[str]) -> dict[str, dict]:
+        """The cached answers of ``keys`` (one query per 500 keys, not one per key)."""
+        found: dict[str, dict] = {}
+        with self.lock:
+            for i in range(0, len(keys), 500):
+                chunk = keys[i:i + 500]
+                marks = ",".join("?" * len(chunk))
+                for key, value in self.db.execute(f"SELECT key, value FROM geocode WHERE key IN ({marks})", chunk):
+                    found[key] = json.loads(value)
+        return found
+
+    def get(self, key: str):
+        return self.get_many([key]).get(key)
+
+    def put(self, key: str, value: dict):
+        with self.lock:
+            self.db.execute("INSERT OR REPLACE INTO geocode VALUES (?, ?)",
+                            (key, json.dumps(value, ensure_ascii=False)))
+            self.db.commit()
+
+    def close(self):
+        self.db.close()
+
+
+class Pacer:
+    """The ``rate=`` limit: request starts are spaced by at least ``1 / rate`` seconds (across all workers)."""
+
+    def __init__(self, rate: float | None):
+        if rate is not None:
+            if isinstance(rate, bool) or not isinstance(rate, (int, float)) or not rate > 0 or rate != rate:
+                raise ParameterError("rate", "must be a positive number of requests per second, or None", rate)
+        self.interval = 1.0 / rate if rate else 0.0
+        self.next = 0.0
+
+    def delay(self) -> float:
+        """Reserve the next start slot; the seconds to wait for it (0 without a limit)."""
+        if not self.interval:
+            return 0.0
+        now = time.monotonic()
+        slot = max(now, self.next)
+        self.next = slot + self.interval
+        return slot - now
+
+
+class Adaptive:
+    """The in-flight limit of a bulk run: fixed (an int) or adaptive (``"auto"``), see the module docstring.
+
+    ``observe(status, seconds, retry_after)`` takes every attempt's outcome (the core reports them);
+    ``pause`` is the monotonic time before which no request starts (a 429's Retry-After)."""
+
+    def __init__(self, concurrency="auto", cap: int | None = None):
+        self.adaptive = concurrency == "auto"
+        if self.adaptive:
+            self.cap = CAP if cap is None else _int("max_concurrency", cap, 1, MAX_CAP)
+            self.limit = min(START, self.cap)
+        else:
+            self.limit = _int("concurrency", concurrency, 1, MAX_CAP)
+            self.cap = self.limit
+        self.best: float | None = None
+        self.window: list[float] = []
+        self.pause = 0.0
+        self.peak = self.limit
+        self.throttled = 0
+
+    def observe(self, status, seconds: float | None, retry_after: float | None) -> None:
+        if status == 429:
+            self.throttled += 1
+            wait = retry_after if retry_after is not None else 1.0
+            self.pause = max(self.pause, time.monotonic() + wait)
+            if self.adaptive:
+                self.limit = max(1, self.limit // 2)
+                self.window.clear()
+            return
+        if not self.adaptive or seconds is None or not isinstance(status, int) or status >= 500:
+            return
+        self.best = seconds if self.best is None else min(self.best, seconds)
+        self.window.append(seconds)
+        if len(self.window) < self.limit:
+            return
+        median = statistics.median(self.window)
+        self.window.clear()
+        if median <= HOLD * self.best + 0.002:
+            self.limit = min(self.cap, self.limit + max(1, self.limit // 2))
+        elif median > 2 * HOLD * self.best:
+            self.limit = max(1, self.limit - max(1, self.limit // 5))
+        self.peak = max(self.peak, self.limit)
+
+
+class Bulk:
+    """One bulk job over distinct keys: cache look-up, pacing, progress, quota stop, concurrency. The sync and
+    the async runners differ only in how a call is sent; ``make_call(key)`` builds a call whose ``parse`` gives
+    the answer dict, the same for both."""
+
+    def __init__(self, keys: list[str], make_call, *, cache, namespace: str, concurrency, rate,
+                 progress: bool, desc: str, max_concurrency: int | None = None):
+        if concurrency != "auto" and (isinstance(concurrency, str) or concurrency is None):
+            raise ParameterError("concurrency", f"must be 'auto' or a whole number from 1 to {MAX_CAP}",
+                                 concurrency)
+        self.make_call, self.namespace = make_call, namespace
+        self.limiter = Adaptive(concurrency, max_concurrency)
+        self.pacer = Pacer(rate)
+        self.store = Cache(Path(cache)) if cache is not None else None
+        self.answers: dict[str, dict] = {}
+        self.todo: list[str] = []
+        self.hits = self.requests = 0
+        self.stopped = False
+        found = self.store.get_many([namespace + k for k in keys]) if self.store else {}
+        for key in keys:
+            hit = found.get(namespace + key)
+            if hit is not None:
+                self.answers[key] = hit
+                self.hits += 1
+            else:
+                self.todo.append(key)
+        self.bar = None
+        if progress:
+            from tqdm.auto import tqdm
+
+            self.bar = tqdm(total=len(keys), initial=self.hits, desc=desc, unit="query")
+
+    @property
+    def concurrency(self) -> int:
+        """The most requests this run may have in flight (the cap when adaptive)."""
+        return self.limiter.cap
+
+    # ---------------------------------------------------------------- shared bookkeeping
+    def _ok(self, key: str, found: dict) -> None:
+        self.answers[key] = found
+        if self.store:
+            self.store.put(self.namespace + key, found)
+        self._tick()
+
+    def _failed(self, key: str, exc: ToolkitError) -> None:
+        if isinstance(exc, QuotaExceeded):   # -10: stop cleanly; this key stays not done
+            self.stopped = True
+            return
+        self.answers[key] = {"error": exc.code if isinstance(exc, ApiError) else None,
+                             "message": str(exc).splitlines()[0][:200]}
+        self._tick()
+
+    def _tick(self):
+        if self.bar is not None:
+            self.bar.update(1)
+
+    def close(self):
+        if self.bar is not None:
+            self.bar.close()
+        if self.store:
+            self.store.close()
+
+    def stats(self) -> dict:
+        """What the run did: requests, cache hits, the in-flight limit reached, 429 answers seen."""
+        return {"requests": self.requests, "cache_hits": self.hits, "concurrency_peak": self.limiter.peak,
+                "throttled": self.limiter.throttled}
+
+    # ---------------------------------------------------------------- runners
+    def run_sync(self, send) -> None:
+        for key in self.todo:
+            if self.stopped:
+                break
+            time.sleep(max(self.pacer.delay(), self.limiter.pause - time.monotonic(), 0.0))
+            self.requests += 1
+            try:
+                result = send(self.make_call(key))
+            except ToolkitError as exc:
+                self._failed(key, exc)
+                continue
+            self._ok(key, result)
+
+    async def run_async(self, core) -> None:
+        """Run the job on ``core`` (a :class:`~toolkit.http.RequestCore`) in the running loop."""
+        import asyncio
+
+        limiter = self.limiter
+        keys = iter(self.todo)   # shared by the workers: each takes the next key
+        in_flight = 0
+        changed = asyncio.Event()
+        previous = core.observer
+        core.observer = limiter.observe
+
+        async def worker():
+            nonlocal in_flight
+            for key in keys:
+                while True:   # wait for a free slot under the current limit and for any 429 pause to end
+                    if self.stopped:
+                        return
+                    pause = limiter.pause - time.monotonic()
+                    if pause > 0:
+                        await asyncio.sleep(pause)
+                    elif in_flight >= limiter.limit:
+                        changed.clear()
+                        await changed.wait()
+                    else:
+                        break
+                wait = self.pacer.delay()
+                if wait:
+                    await asyncio.sleep(wait)
+                if self.stopped:
+                    return
+                in_flight += 1
+                self.requests += 1
+                try:
+                    result = await core.asend(self.make_call(key))
+                except ToolkitError as exc:
+                    self._failed(key, exc)
+                else:
+                    self._ok(key, result)
+                finally:
+                    in_flight -= 1
+                    changed.set()
+
+        try:
+            await asyncio.gather(*(worker() for _ in range(min(limiter.cap, len(self.todo)) or 1)))
+        finally:
+            core.observer = previous
+
+    def run_threaded(self, client) -> None:
+        """The sync client: the async runner on a private event loop and connection pool in a worker thread
+        (works inside Jupyter's running loop too)."""
+        import asyncio
+        from concurrent.futures import ThreadPoolExecutor
+
+        from .http import RequestCore
+
+        core = RequestCore(client.config, async_transport=client.core._async_transport)
+        core.attempts_log = client.core.attempts_log   # one log of attempts for the client
+        core.headers = client.core.headers
+
+        async def main():
+            try:
+                await self.run_async(core)
+            finally:
+                await core.aclose()
+
+        with ThreadPoolExecutor(1, thread_name_prefix="toolkit-bulk") as pool:
+            future = pool.submit(asyncio.run, main())
+            try:
+                future.result()
+            except BaseException:
+                self.stopped = True   # e.g. KeyboardInterrupt: the workers stop after their current call
+                raise
+
+    def run(self, client):
+        """Run with ``client``'s runner: an awaitable on the async client, else done on return."""
+        if client._async:
+            async def run():
+                try:
+                    await self.run_async(client.core)
+                finally:
+                    self.close()
+            return run()
+        try:
+            if self.limiter.cap > 1 and len(self.todo) > 1:
+                self.run_threaded(client)
+            else:
+                self.run_sync(client.core.send)
+        finally:
+            self.close()
+        return None
+
+
+def align(index, keys: list[str], answers: dict, classify):
+    """Per input row, in input order: its status and its answer ({} when none), and the first row not done (the
+    resume point). ``classify(answer)`` names the status of a row that has an answer."""
+    statuses, rows, resume_at = [], [], None
+    for label, key in zip(index, keys):
+        a = answers.get(key)
+        if not key:
+            status = "empty"
+        elif a is None:
+            status = "not_done"
+            resume_at = label if resume_at is None else resume_at
+        elif "message" in a:
+            status = "error"
+        else:
+            status = classify(a)
+        statuses.append(status)
+        rows.append(a or {})
+    return statuses, rows, resume_at
+
+
+def stats(job: Bulk, rows: int, resume_at) -> dict:
+    """``attrs[...]`` of a bulk result: rows, distinct queries, requests, cache hits, quota stop and resume point."""
+    errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
+    return {"rows": rows, "queries": job.hits + len(job.todo), **job.stats(), "stopped_by_quota": job.stopped,
+            "resume_at": resume_at, "errors": errors[:20]}
