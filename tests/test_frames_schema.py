@@ -50,7 +50,7 @@ def test_address_search_empty_keeps_all_columns(tk):
     full, empty = tk.local.address("전포동 341-17"), tk.local.address("없는주소 9999")
     _same_shape(empty, full, ADDRESS_SCHEMA)
     assert empty["address.address_name"].tolist() == []        # no KeyError on an empty result
-    assert len(ADDRESS_SCHEMA.columns) == 28
+    assert len(ADDRESS_SCHEMA.columns) == 30
 
 
 def test_coord2address_regions_and_places_empty_at_sea(tk):

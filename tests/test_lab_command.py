@@ -2,7 +2,6 @@
 and the lab starts with no news / update checks and auto-started kernels. Bounded in time, loopback only."""
 from __future__ import annotations
 
-import shutil
 import signal
 import time
 

@@ -7,7 +7,6 @@ import json
 import re
 from pathlib import Path
 
-import pytest
 from starlette.routing import Mount, Route
 
 from toolkit.sandbox.app import create_app

@@ -33,8 +33,9 @@ CATEGORY_GROUP_CODES = ("MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", 
                         "AD5", "FD6", "CE7", "HP8", "PM9")
 ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
 
-# Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not).
-_REGION_NAMES = ["region_1depth_name", "region_2depth_name", "region_3depth_name"]
+# Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not), plus
+# ``region_4depth_name`` in every address object, as the real platform sends it (empty string when none).
+_REGION_NAMES = ["region_1depth_name", "region_2depth_name", "region_3depth_name", "region_4depth_name"]
 _LAND_LOT = ["address_name", *_REGION_NAMES, "region_3depth_h_name", "h_code", "b_code", "mountain_yn",
              "main_address_no", "sub_address_no"]
 _ROAD = ["address_name", *_REGION_NAMES, "road_name", "underground_yn", "main_building_no", "sub_building_no",
@@ -50,7 +51,7 @@ PLACE_SCHEMA = Schema(["id", "place_name", "category_name", "category_group_code
                        "address_name", "road_address_name", "x", "y", "place_url", "distance"],
                       floats=["x", "y", "distance"])
 """Place document (§4.5, §4.6); ``distance`` in metres, NaN without a centre."""
-REGION_SCHEMA = Schema(["region_type", "address_name", *_REGION_NAMES, "region_4depth_name", "code", "x", "y"],
+REGION_SCHEMA = Schema(["region_type", "address_name", *_REGION_NAMES, "code", "x", "y"],
                        floats=["x", "y"])
 """Region document (§4.2)."""
 TRANSCOORD_SCHEMA = Schema(["x", "y"], floats=["x", "y"])

@@ -251,7 +251,9 @@ class UserArea(Area):
         """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`."""
         import matplotlib.pyplot as plt
 
-        from . import plots  # noqa: F401 — registers the bundled Hangul font
+        from .plots import use_hangul_font
+
+        use_hangul_font()
 
         rates = report.mean().sort_values(ascending=False) if len(report) else report.sum()
         created = ax is None
