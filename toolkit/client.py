@@ -16,7 +16,7 @@ import importlib
 import os
 import time
 import threading
-from typing import Any
+from typing import Any, Callable
 
 from .config import Config, Credentials, Hosts
 from .errors import ConfigurationError, InvalidTokenError, ToolkitError
@@ -181,7 +181,7 @@ class Client:
                     warnings.warn(f"a user-change listener failed: {type(exc).__name__}: {exc}", stacklevel=2)
         return self
 
-    def on_user_change(self, listener) -> "callable":
+    def on_user_change(self, listener: "Callable[[Client], None]") -> "Callable[[], None]":
         """Call ``listener(client)`` whenever the client starts acting as another user (a login, ``login_as``,
         ``use_token``, a logout); not on a token refresh. Returns a function that removes the listener.
 

@@ -3,11 +3,14 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 
-def test_core_benchmarks_run_and_print_ratios():
-    script = Path(__file__).with_name("bench_core.py")
-    out = subprocess.run([sys.executable, str(script), "--short"], capture_output=True, text=True, timeout=300)
+
+@pytest.mark.parametrize("script, lines_expected", [("bench_core.py", 3), ("bench_fresh.py", 4)])
+def test_short_benchmarks_run_and_print_ratios(script, lines_expected):
+    path = Path(__file__).with_name(script)
+    out = subprocess.run([sys.executable, str(path), "--short"], capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     lines = [line for line in out.stdout.splitlines() if line and not line.startswith("benchmark")]
-    assert len(lines) == 3 and all(float(line.split()[-1]) > 0 for line in lines)
+    assert len(lines) == lines_expected and all(float(line.split()[-1]) > 0 for line in lines)
     print(out.stdout)

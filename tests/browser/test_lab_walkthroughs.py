@@ -39,6 +39,7 @@ def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("lab")
     notebooks = work / "notebooks"
     shutil.copytree(REPO / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    (work / "datasets").symlink_to(REPO / "datasets", target_is_directory=True)   # read as ../datasets
     # test-only user settings: render every cell (no windowing) so outputs can be checked in the DOM
     user_settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
     user_settings.mkdir(parents=True)
@@ -194,6 +195,13 @@ def test_walkthrough_runs_in_jupyterlab(lab_page, lab, name):
     SHOTS.mkdir(exist_ok=True)
     started = time.monotonic()
     _open(page, lab, name)
+    try:
+        _check_walkthrough(page, lab, name, started)
+    finally:   # free the kernel for the next walkthrough (two cores are shared)
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+
+
+def _check_walkthrough(page, lab, name: str, started: float) -> None:
     assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog opened with the notebook"
     state = _run_all(page, name, RUN_TIMEOUT.get(name[:2], 180))
     page.screenshot(path=str(SHOTS / f"{name}.png"))
