@@ -64,10 +64,10 @@ def test_an_expired_user_token_says_log_in_again(tk):
     assert info.value.auth == "user_token" and "log in again" in info.value.hint
 
 
-def test_a_missing_consent_is_a_consent_error_with_its_hint(tk):
-    tk.login_as(4100000001, scopes=["profile"])
+def test_a_missing_consent_is_a_consent_error_with_its_hint(fresh_tk):
+    fresh_tk.login_as(4100000001, scopes=["profile"])
     with pytest.raises(errors.ConsentRequiredError) as info:
-        tk.talk.friends()
+        fresh_tk.talk.friends()
     assert info.value.code == -402 and "additional consent" in info.value.hint
 
 

@@ -193,12 +193,13 @@ class BusinessArea(Area):
     def _browser_client(self):
         oauth = self.client._areas.get("oauth")
         shared = getattr(oauth, "_browser", None)
-        if shared is not None:  # the same browser as tk.oauth.login: its account session is reused
+        if shared is not None and not shared.is_closed:  # tk.oauth.login's browser: its account session is reused
             return shared
-        if self._browser is None:
+        if self._browser is None or self._browser.is_closed:
             import httpx
 
-            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+                                                              timeout=self.client.config.timeout))
         return self._browser
 
     def _drive(self, req: BizAuthRequest, email: str, password: str, agree: bool, select) -> str:

@@ -174,7 +174,14 @@ class Client:
                 f"rest_api_key={self.credentials.rest_api_key} {user}>")
 
     def close(self):
+        """Close the client's connections (also done when it is garbage-collected or at exit).
+
+        >>> with toolkit.connect() as tk:        # doctest: +SKIP
+        ...     tk.status.current()
+        """
         self.core.close()
+        if self.sandbox is not None:
+            self.sandbox.close()
 
     def __enter__(self):
         return self
@@ -196,7 +203,14 @@ class AsyncClient(Client):
         return self.core.arun(self._guarded(op))
 
     async def aclose(self):
+        """Close every connection of the client (also done when it is garbage-collected or at exit).
+
+        >>> async with toolkit.connect_async() as atk:   # doctest: +SKIP
+        ...     await atk.status.current()
+        """
         await self.core.aclose()
+        if self.sandbox is not None:
+            self.sandbox.close()
 
     async def __aenter__(self):
         return self
@@ -294,6 +308,11 @@ class SandboxHandle:
     def control(self, method: str, path: str, **kw):
         """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
         return self._call(method, path, **kw)
+
+    def close(self):
+        """Close the connections of the control API (the server itself stays up)."""
+        if self._core is not None:
+            self._core.close()
 
     def __repr__(self):
         return f"<SandboxHandle {self.base_url}>"

@@ -524,8 +524,9 @@ class OAuthArea(Area):
     def _drive(self, req: AuthRequest, email: str, password: str, stay: bool, agree: bool, optional) -> str:
         import httpx
 
-        if self._browser is None:
-            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+        if self._browser is None or self._browser.is_closed:
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+                                                              timeout=self.client.config.timeout))
         b = self._browser
         base = self.client.hosts.auth + "/oauth/"
 

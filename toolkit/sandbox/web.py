@@ -71,8 +71,8 @@ async def read_fields(request: Request) -> dict[str, str]:
     if request.method in ("POST", "PUT", "DELETE"):
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):
-            form = await request.form()
-            fields.update({k: v for k, v in form.items() if isinstance(v, str)})
+            async with request.form() as form:   # closes the temporary files of uploaded parts
+                fields.update({k: v for k, v in form.items() if isinstance(v, str)})
     return fields
 
 
