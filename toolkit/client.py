@@ -409,5 +409,9 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
 
 
 def connect_async(hosts: "str | dict | Hosts | None" = None, **kw) -> AsyncClient:
-    """Like :func:`connect`, returning an :class:`AsyncClient` (``await atk.status.current()``)."""
+    """Like :func:`connect`, returning an :class:`AsyncClient` (``await atk.status.current()``).
+
+    >>> async with toolkit.connect_async() as atk:                # doctest: +SKIP
+    ...     df = await atk.local.address("전포동 341-17")
+    """
     return _connect(AsyncClient, hosts, **kw)

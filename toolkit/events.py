@@ -491,10 +491,22 @@ class EventsArea(Area):
     """``tk.events``: the inbox, SET verification with the app's settings, and (sandbox) the platform's side."""
 
     def inbox(self, *, port: int = 0, start: bool = True) -> Inbox:
+        """A local receiver (started by default) for the webhooks of this app: unlink, account status, share
+        and channel events; see :class:`Inbox`.
+
+        Spec: identity §6 events (a local receiver for the webhooks).
+
+        >>> box = tk.events.inbox(); box.wait(1, timeout=5); box.frame()   # doctest: +SKIP
+        """
         return inbox(self.client, port=port, start=start)
 
     def verify(self, token: "str | bytes") -> VerifiedSet:
-        """:func:`verify_set` against this app (REST API key) and service (auth host, its JWKS)."""
+        """:func:`verify_set` against this app (REST API key) and service (auth host, its JWKS).
+
+        Spec: identity §2 security event token and §6.2 account-status change webhook.
+
+        >>> tk.events.verify(set_token).frame()   # doctest: +SKIP
+        """
         auth = self.hosts.auth
         return verify_set(token, audience=self.credentials.need("rest_api_key"), issuer=auth,
                           jwks_url=f"{auth}/.well-known/jwks.json")
@@ -507,18 +519,33 @@ class EventsArea(Area):
 
     def platform(self, action: str, **body) -> dict:
         """Sandbox: act as the platform, e.g. ``platform("unlink", user_id=..., referrer_type=...)``,
-        ``platform("account-disabled", user_id=...)``; answers the ids of the queued deliveries."""
+        ``platform("account-disabled", user_id=...)``; answers the ids of the queued deliveries.
+
+        Spec: identity §6.2 account-status change webhook (the platform's side, sandbox only).
+
+        >>> tk.events.platform("unlink", user_id=4100000001)   # doctest: +SKIP
+        """
         return self._sandbox().control("POST", f"/sandbox/platform/{action.replace('_', '-')}", json=body)
 
     def settings(self, **changes) -> dict:
-        """Sandbox: read (no arguments) or change the app's delivery settings."""
+        """Sandbox: read (no arguments) or change the app's delivery settings.
+
+        Spec: identity §6 events (the app's webhook settings, sandbox only).
+
+        >>> tk.events.settings()   # doctest: +SKIP
+        """
         if changes:
             return self._sandbox().control("POST", "/sandbox/webhooks/settings", json=changes)
         return self._sandbox().control("GET", "/sandbox/webhooks/settings")
 
     def deliveries(self, *, wait: float = 2.0, **filters):
         """Sandbox: the delivery log as a DataFrame (one row per delivery), once nothing is pending (at most
-        ``wait`` seconds)."""
+        ``wait`` seconds).
+
+        Spec: identity §6 events and social §6 events (the sandbox's delivery log).
+
+        >>> tk.events.deliveries(wait=5)   # doctest: +SKIP
+        """
         import pandas as pd
 
         params = {k: v for k, v in {**filters, "wait": wait}.items() if v is not None}

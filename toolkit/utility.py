@@ -87,6 +87,8 @@ class StatusArea(Area):
         :class:`StatusWarning` (the service answers 200 and ignores them).
 
         >>> tk.status.current(product=["navi", "local"], lang="en")     # doctest: +SKIP
+
+        Spec: location §4.13 current API status.
         """
         params = {"product": _ids(product, "product"), "api": _ids(api, "api"), "lang": _lang(lang)}
 
@@ -114,6 +116,8 @@ class StatusArea(Area):
         instead (the service keeps at most 30 days before today). ``date`` is a tz-aware UTC datetime.
 
         >>> tk.status.history(days=7, product="navi")               # doctest: +SKIP
+
+        Spec: location §4.14 API status history.
         """
         if days is not None:
             if start is not None:
@@ -150,6 +154,8 @@ class StatusArea(Area):
         Synchronous clients only (it makes two calls and draws).
 
         >>> fig = tk.status.report(days=14)                          # doctest: +SKIP
+
+        Spec: location §4.14 API status history (a summary of it).
         """
         if self._client._async:
             raise TypeError("report() draws a figure: use a synchronous client (toolkit.connect())")
@@ -170,6 +176,8 @@ class SystemArea(Area):
         scheduled ``exclusion`` (``change_date`` gives its date). ``updatedDate`` is in ``df.attrs["meta"]``.
 
         >>> tk.system.ips(rule_type="inbound")                        # doctest: +SKIP
+
+        Spec: location §4.12 IP lists.
         """
         if rule_type not in (None, "inbound", "outbound"):
             raise ParameterError("rule_type", "must be 'inbound', 'outbound' or None (both)", rule_type)
