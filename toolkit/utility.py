@@ -132,15 +132,14 @@ class StatusArea(Area):
                 return body
             import json
 
-            from .frames import frame, to_utc
+            from .frames import frame
 
             warning = response.headers.get("x-status-warning")
             warning = json.loads(warning) if warning else None
             _warn(warning)
             rows = [dict(row, date=entry["date"]) for entry in body for row in _rows(entry["statuses"])]
             df = frame(rows, columns=["date", *STATUS_COLUMNS], categories={"status": STATUS_ORDER},
-                       meta={"warning": warning})
-            df["date"] = to_utc(df["date"])
+                       datetimes=["date"], meta={"warning": warning})
             if days is not None and len(df):
                 df = df[df["date"] > df["date"].max() - timedelta(days=days)].reset_index(drop=True)
             return df
