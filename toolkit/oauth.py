@@ -368,7 +368,7 @@ class OAuthArea(Area):
 
         Spec: identity §4.2 token (grant type refresh_token).
 
-        >>> tk._run(tk.oauth.refresh_flow())   # doctest: +SKIP
+        >>> tk.core.run(tk.oauth.refresh_flow())   # a flow: the core runs it (sync or async)  # doctest: +SKIP
         """
         tok = self.token
         data = {"grant_type": "refresh_token", "client_id": self._client_id(), "refresh_token": tok.refresh_token}
@@ -382,7 +382,7 @@ class OAuthArea(Area):
 
         Spec: identity §4.2 token (refresh before expiry).
 
-        >>> tk._run(tk.oauth.fresh_flow(margin=120))   # doctest: +SKIP
+        >>> tk.core.run(tk.oauth.fresh_flow(margin=120))   # refreshes only when needed  # doctest: +SKIP
         """
         tok = self.token
         if tok is None or tok.refresh_token is None or tok.access_token != self.client.access_token:
