@@ -89,14 +89,15 @@ def test_print_config_prints_one_json_object():
 
 
 def test_sandbox_command_serves_until_stopped(tmp_path):
-    proc = subprocess.Popen([PY, "-m", "toolkit.cli", "sandbox", "--port", "0"], stdout=subprocess.PIPE, text=True)
-    try:
-        line = proc.stdout.readline()
-        base = line.split(" on ")[1].split()[0]
-        assert httpx.get(base + "/status/api/health/current", timeout=10).status_code == 200
-    finally:
-        proc.terminate()
-        proc.wait(timeout=20)
+    with subprocess.Popen([PY, "-m", "toolkit.cli", "sandbox", "--port", "0"], stdout=subprocess.PIPE,
+                          text=True) as proc:   # the context closes the pipe
+        try:
+            line = proc.stdout.readline()
+            base = line.split(" on ")[1].split()[0]
+            assert httpx.get(base + "/status/api/health/current", timeout=10).status_code == 200
+        finally:
+            proc.terminate()
+            proc.wait(timeout=20)
 
 
 def test_db_file_persists_state_across_restarts(tmp_path):

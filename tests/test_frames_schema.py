@@ -63,6 +63,17 @@ def test_coord2address_regions_and_places_empty_at_sea(tk):
     _same_shape(tk.local.keyword("없는가게이름zz"), tk.local.keyword("약국"), PLACE_SCHEMA)
 
 
+def test_status_history_and_ip_lists_keep_their_types_when_empty(tk):
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")          # the status API warns about the unknown product
+        empty = tk.status.history(days=3, product="no_such_product")
+    full = tk.status.history(days=3)
+    assert len(empty) == 0 < len(full) and list(empty.columns) == list(full.columns)
+    assert empty.dtypes.equals(full.dtypes)
+
+
 def test_regions_of_adds_string_columns(tk):
     df = tk.local.regions_of(pd.DataFrame({"x": [SEOMYEON[0]], "y": [SEOMYEON[1]]}), progress=False)
     assert str(df.dtypes["b_code"]) == TEXT and str(df.dtypes["h_name"]) == TEXT

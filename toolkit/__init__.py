@@ -13,12 +13,13 @@ from __future__ import annotations
 
 from ._version import __version__
 
-__all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "__version__"]
+__all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "CATEGORIES", "to_geodataframe",
+           "__version__"]
 
 # submodules reachable as attributes (``toolkit.events.inbox(tk)``), imported on first use
 _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
-               "utility", "area", "client", "cli", "reports", "fonts")
+               "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages")
 
 
 def __getattr__(name: str):
@@ -26,6 +27,14 @@ def __getattr__(name: str):
         from . import client
 
         return getattr(client, name)
+    if name == "CATEGORIES":
+        from .categories import CATEGORIES
+
+        return CATEGORIES
+    if name == "to_geodataframe":
+        from .geo import to_geodataframe
+
+        return to_geodataframe
     if name == "Secret":
         from .secrets import Secret
 

@@ -134,7 +134,12 @@ class BusinessArea(Area):
     # ------------------------------------------------------------------ authorize
     def authorize_url(self, scopes, resource_ids=None, state: str | None = None, *,
                       redirect_uri: str | None = None) -> BizAuthRequest:
-        """Build ``GET {auth_url}/oauth/business/authorize`` (``resource_ids`` repeated) with a fresh ``state``."""
+        """Build ``GET {auth_url}/oauth/business/authorize`` (``resource_ids`` repeated) with a fresh ``state``.
+
+        Spec: identity §4.16 business authorization.
+
+        >>> req = tk.business.authorize_url(["keyword_manage"]); req.url   # doctest: +SKIP
+        """
         items, resources = check_request(scopes, resource_ids)
         uri = self._redirect_uri(redirect_uri)
         req_state = state or secrets.token_urlsafe(16)
@@ -147,7 +152,12 @@ class BusinessArea(Area):
     @endpoint("POST", "auth", "/oauth/business/token")
     def exchange_code(self, code: str, *, redirect_uri: str | None = None, use: bool = True):
         """``POST /oauth/business/token``: a :class:`BizToken` (kept as :attr:`token` unless ``use=False``).
-        A code yields one business token only."""
+        A code yields one business token only.
+
+        Spec: identity §4.17 business token.
+
+        >>> tk.business.exchange_code(code)   # doctest: +SKIP
+        """
         if not code:
             raise ParameterError("code", "the business authorization code is required")
         data = {"grant_type": "authorization_code", "client_id": self._client_id(),
@@ -164,7 +174,12 @@ class BusinessArea(Area):
                     name="business.exchange_code")
 
     def complete(self, request: BizAuthRequest, redirect_url: str, *, use: bool = True) -> BizToken:
-        """Finish a business authorization from the URL the browser was redirected to (``state`` checked)."""
+        """Finish a business authorization from the URL the browser was redirected to (``state`` checked).
+
+        Spec: identity §4.16 business authorization and §4.17 business token.
+
+        >>> tk.business.complete(req, redirect_url)   # doctest: +SKIP
+        """
         from .authpages import code_from_redirect
 
         return self.exchange_code(code_from_redirect(redirect_url, request.state), redirect_uri=request.redirect_uri,
@@ -178,6 +193,10 @@ class BusinessArea(Area):
         Fills the login form when the browser has no account session (the session of ``tk.oauth.login`` is
         reused when there is one), then the business consent screen. ``select`` lists the ``group:id`` assets to
         keep where the user chooses (default: all offered); ``agree=False`` presses Cancel (``access_denied``).
+
+        Spec: identity §4.16 business authorization and §4.17 business token (headless in the sandbox).
+
+        >>> tk.business.login("seoyeon@sandbox.test", ["keyword_manage", "keyword_report"])   # doctest: +SKIP
         """
         if self.client.sandbox is None:
             raise ToolkitError("headless business login exists only in the sandbox: open "
@@ -194,16 +213,17 @@ class BusinessArea(Area):
     def _browser_client(self, email: str):
         oauth = self.client._areas.get("oauth")
         shared = getattr(oauth, "_browser", None)
-        if shared is not None and getattr(oauth, "_browser_user", None) == email.lower():
+        if shared is not None and not shared.is_closed and getattr(oauth, "_browser_user", None) == email.lower():
             return shared  # the same browser as tk.oauth.login, logged in as this user: its session is reused
-        if self._browser is not None and self._browser_user != email.lower():
+        if self._browser is not None and (self._browser_user != email.lower() or self._browser.is_closed):
             self._browser.close()  # another user: a new session
             self._browser = None
         self._browser_user = email.lower()
         if self._browser is None:
             import httpx
 
-            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+                                                              timeout=self.client.config.timeout))
         return self._browser
 
     def _drive(self, req: BizAuthRequest, email: str, password: str, agree: bool, select) -> str:
@@ -233,7 +253,12 @@ class BusinessArea(Area):
         ``*`` with ``all_assets`` True for a ``ScopeGroup:*`` grant; one row with no asset for groups without
         assets or with none granted). ``scope`` holds the group's consent ids (a list); token ``id``,
         ``status`` and ``updated_at`` are repeated on every row and kept in ``df.attrs["meta"]``. ``raw=True``:
-        the JSON answer."""
+        the JSON answer.
+
+        Spec: identity §4.18 business token information.
+
+        >>> tk.business.tokeninfo()   # doctest: +SKIP
+        """
         def parse(body, response):
             return body if raw else agreements_frame(body)
         return Call("GET", "api", "/v1/business/tokeninfo", self._auth(token), parse=parse, name="business.tokeninfo")
@@ -241,7 +266,12 @@ class BusinessArea(Area):
     @endpoint("GET", "api", "/v1/business/userinfo")
     def userinfo(self, *, token=None):
         """``GET /v1/business/userinfo``: ``{token_user_id, email?, email_verified?}``. The endpoint ends on
-        2026-11-30; afterwards the service answers 404 and this raises :class:`EndpointRetiredError`."""
+        2026-11-30; afterwards the service answers 404 and this raises :class:`EndpointRetiredError`.
+
+        Spec: identity §4.19 business user information.
+
+        >>> tk.business.userinfo()   # doctest: +SKIP
+        """
         auth = self._auth(token)
         try:
             return (yield Call("GET", "api", "/v1/business/userinfo", auth, name="business.userinfo"))
@@ -256,7 +286,12 @@ class BusinessArea(Area):
     @endpoint("POST", "api", "/v1/business/revoke")
     def revoke(self, *, token=None):
         """``POST /v1/business/revoke``: ``{id, token_user_id}``; the token is invalid afterwards (and forgotten
-        here when it was :attr:`token`)."""
+        here when it was :attr:`token`).
+
+        Spec: identity §4.20 business token revocation.
+
+        >>> tk.business.revoke()   # doctest: +SKIP
+        """
         auth = self._auth(token)
 
         def parse(body, response):
@@ -266,7 +301,12 @@ class BusinessArea(Area):
         return Call("POST", "api", "/v1/business/revoke", auth, parse=parse, name="business.revoke")
 
     def forget_browser(self) -> None:
-        """Drop this area's own headless browser (not the one shared with ``tk.oauth``)."""
+        """Drop this area's own headless browser (not the one shared with ``tk.oauth``).
+
+        Spec: identity §4.16 business authorization (the headless browser's session).
+
+        >>> tk.business.forget_browser()   # doctest: +SKIP
+        """
         if self._browser is not None:
             self._browser.close()
             self._browser = None

@@ -88,6 +88,10 @@ class ChannelArea(Area):
         """Relations of the logged-in user (or of ``target_id`` with the admin key) with the app's channels.
 
         One row per channel: ``relation`` (NONE < BLOCKED < ADDED), ``created_at``/``updated_at`` (UTC).
+
+        Spec: social §4.6 channel relationship.
+
+        >>> tk.channel.relations(target_id=4100000001)   # doctest: +SKIP
         """
         params = {"channel_ids": _channel_ids(channel_ids)}
         if params["channel_ids"]:
@@ -98,7 +102,12 @@ class ChannelArea(Area):
     @endpoint("GET", "api", "/v2/api/talk/channels/multi")
     def relations_multi(self, target_ids: Iterable[int], channel_ids=None, *, raw: bool = False):
         """Relations of many users (admin key): one row per user × channel. More than 200 ids are sent in
-        chunks of 200; users whose relation could not be checked are omitted (``meta['omitted']`` lists them)."""
+        chunks of 200; users whose relation could not be checked are omitted (``meta['omitted']`` lists them).
+
+        Spec: social §4.6 channel relationship (many users).
+
+        >>> tk.channel.relations_multi([4100000001, 4100000002])   # doctest: +SKIP
+        """
         ids = [target_ids] if isinstance(target_ids, int) else list(target_ids)
         try:
             ids = list(dict.fromkeys(int(i) for i in ids))
@@ -131,7 +140,12 @@ class ChannelArea(Area):
 
     @endpoint("POST", "api", "/v1/talkchannel/create/target_user_file")
     def create_file(self, channel_public_id: str, file_name: str, schema: Mapping[str, str]) -> int:
-        """Register a customer file (the schema can never be edited); returns ``file_id``."""
+        """Register a customer file (the schema can never be edited); returns ``file_id``.
+
+        Spec: social §4.7 customer files (create a file).
+
+        >>> file_id = tk.channel.create_file("_xcLqmC", "spring", {"age": "number"})   # doctest: +SKIP
+        """
         if not channel_public_id:
             raise ParameterError("channel_public_id", "required")
         if not file_name:
@@ -143,7 +157,12 @@ class ChannelArea(Area):
     @endpoint("GET", "api", "/v1/talkchannel/target_user_file")
     def files(self, channel_public_id: str, *, raw: bool = False):
         """Customer files of a channel: one row per file (``update_at`` as Korea-time text → UTC datetime);
-        ``empty_slot``/``using_slot`` in ``df.attrs["meta"]``."""
+        ``empty_slot``/``using_slot`` in ``df.attrs["meta"]``.
+
+        Spec: social §4.7 customer files (list).
+
+        >>> tk.channel.files("_xcLqmC")   # doctest: +SKIP
+        """
         if not channel_public_id:
             raise ParameterError("channel_public_id", "required")
 
@@ -174,6 +193,10 @@ class ChannelArea(Area):
         ``users``: dicts ``{"id": ..., "field": {key: number}}``, ``(id, field)`` pairs or bare ids. Only users
         who added the channel are stored; the service skips the others. Returns a summary frame: one row per
         chunk (``chunk``, ``request_count``, ``success_count``, ``skipped``) with totals in ``attrs['meta']``.
+
+        Spec: social §4.7 customer files (add users).
+
+        >>> tk.channel.add_users(file_id, "_xcLqmC", [4100000001, 4100000002])   # doctest: +SKIP
         """
         if user_type not in ("app", "phone"):
             raise ParameterError("user_type", "must be 'app' (service user ids) or 'phone'", user_type)
@@ -213,7 +236,12 @@ class ChannelArea(Area):
     @endpoint("POST", "api", "/v1/talkchannel/delete/target_users")
     def delete_users(self, file_id: int, channel_public_id: str, user_ids: Iterable[Any], *,
                      user_type: str = "app") -> None:
-        """Remove users from a customer file (HTTP 200 with an empty body)."""
+        """Remove users from a customer file (HTTP 200 with an empty body).
+
+        Spec: social §4.7 customer files (delete users).
+
+        >>> tk.channel.delete_users(file_id, "_xcLqmC", [4100000001])   # doctest: +SKIP
+        """
         if user_type not in ("app", "phone"):
             raise ParameterError("user_type", "must be 'app' or 'phone'", user_type)
         ids = [user_ids] if isinstance(user_ids, (str, int)) else [str(i) for i in user_ids]
@@ -226,7 +254,12 @@ class ChannelArea(Area):
 
     # ------------------------------------------------------------------ sandbox only
     def set_relation(self, user_id: int, channel_public_id: str, relation: str) -> dict:
-        """Sandbox only: act as the user adding (``ADDED``), blocking (``BLOCKED``) or removing a channel."""
+        """Sandbox only: act as the user adding (``ADDED``), blocking (``BLOCKED``) or removing a channel.
+
+        Spec: social §4.6 channel relationship (sandbox control: add or block).
+
+        >>> tk.channel.set_relation(4100000001, "_xcLqmC", "ADDED")   # doctest: +SKIP
+        """
         if self._client.sandbox is None:
             raise ParameterError("set_relation", "exists only in the sandbox")
         return self._client.sandbox.control("POST", "/sandbox/social/channels/relation",

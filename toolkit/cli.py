@@ -1,9 +1,10 @@
 """Command line: ``toolkit sandbox [--port N] [--db FILE] [--print-config]`` and ``toolkit lab``.
 
 * ``toolkit sandbox`` serves the sandbox on 127.0.0.1 until interrupted and prints its base URLs.
-* ``toolkit sandbox --print-config`` starts a sandbox on the given port (a free one by default), prints one
-  JSON object ``{"hosts": {...five base URLs...}, "app": {...demo app: keys, client secret, redirect URIs...}}``
-  and exits. The output holds the demo app's secrets in plain text, for wiring other tools to the sandbox.
+* ``toolkit sandbox --print-config [--port N]`` prints one JSON object ``{"hosts": {...five base URLs...},
+  "app": {...demo app: keys, client secret, redirect URIs...}}`` for a sandbox on port N and exits, without
+  starting a server or binding the port (so it works while a sandbox serves on N). The output holds the demo
+  app's secrets in plain text, for wiring other tools to the sandbox.
 * ``toolkit lab`` starts a shared sandbox and JupyterLab on ``notebooks/``. Each notebook's ``toolkit.connect()``
   starts its own embedded sandbox in its kernel (``connect(fresh=True)``, as the walkthroughs do: fresh,
   deterministic state, "Run All" gives the stored outputs); ``toolkit.connect(shared=True)`` binds to the lab's
@@ -69,15 +70,30 @@ def sandbox_env(config: dict) -> dict[str, str]:
     return env
 
 
+def print_config(args) -> dict:
+    """The configuration of a sandbox on ``--port`` (with ``--db``/``--seed``), computed without starting a
+    server or binding the port; ``--port 0`` picks a free port."""
+    from .loopback import bind_loopback
+    from .sandbox.app import Sandbox
+
+    port = args.port
+    if not port:
+        with bind_loopback(0) as probe:
+            port = probe.getsockname()[1]
+    kw = {"clock_start": args.clock_start} if args.clock_start else {}
+    sandbox = Sandbox(args.db or ":memory:", seed=args.seed, frozen=args.frozen_clock,
+                      base_url=f"http://127.0.0.1:{port}", **kw)
+    try:
+        return sandbox.config()
+    finally:
+        sandbox.store.close()
+
+
 def cmd_sandbox(args) -> int:
-    server = _server(args)
     if args.print_config:
-        server.start()
-        try:
-            print(json.dumps(server.config(), ensure_ascii=False))
-        finally:
-            server.stop()
+        print(json.dumps(print_config(args), ensure_ascii=False))
         return 0
+    server = _server(args)
     server.start()
     delay = f", latency {server.latency.describe()}" if server.latency else ""
     print(f"toolkit sandbox on {server.base_url}  (database: {args.db or 'in memory'}{delay})", flush=True)
@@ -223,9 +239,19 @@ def cmd_lab(args) -> int:
         print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)
 
 
+DESCRIPTION = "The toolkit's command line: serve the sandbox (an emulator of the service) or JupyterLab with it."
+EPILOG = """commands:
+  toolkit sandbox                 serve the sandbox on 127.0.0.1 until Ctrl-C; prints its five base URLs
+  toolkit sandbox --print-config  print the hosts and demo app of a sandbox on --port as JSON (binds nothing)
+  toolkit lab                     a shared sandbox and JupyterLab on the notebooks folder
+
+"toolkit COMMAND --help" lists the options of a command."""
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="toolkit", description=__doc__.split("\n")[0])
-    sub = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(prog="toolkit", description=DESCRIPTION, epilog=EPILOG,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     common.add_argument("--db", default=None, help="SQLite file to persist the sandbox (default: in memory)")
@@ -234,12 +260,20 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--frozen-clock", action="store_true", help="the clock moves only when advanced")
     common.add_argument("--latency", type=_latency, default=None, metavar="DELAY",
                         help="emulate the network: delay every API answer, e.g. 30ms or 30ms±10ms (jitter)")
-    sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox")
-    sb.add_argument("--print-config", action="store_true", help="print hosts and demo app as JSON and exit")
+    sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox",
+                        description="Serve the sandbox on 127.0.0.1 until interrupted (Ctrl-C); it prints its base "
+                                    "URLs. Clients reach it with the TOOLKIT_* variables or connect(hosts=...).")
+    sb.add_argument("--print-config", action="store_true",
+                    help="print the five base URLs and the demo app (keys in plain text) of a sandbox on --port as "
+                         "one JSON object and exit; starts no server and binds no port")
     sb.set_defaults(func=cmd_sandbox)
-    lab = sub.add_parser("lab", parents=[common], help="sandbox + JupyterLab on notebooks/")
-    lab.add_argument("--notebooks", default=str(Path(__file__).resolve().parents[1] / "notebooks"))
-    lab.add_argument("lab_args", nargs=argparse.REMAINDER, help="extra arguments for jupyter lab")
+    lab = sub.add_parser("lab", parents=[common], help="sandbox + JupyterLab on notebooks/",
+                         description="Start a shared sandbox and JupyterLab (loopback only) on the notebooks folder. "
+                                     "toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
+    lab.add_argument("--notebooks", default=str(Path(__file__).resolve().parents[1] / "notebooks"),
+                     metavar="DIR", help="folder JupyterLab opens (default: the project's notebooks folder)")
+    lab.add_argument("lab_args", nargs=argparse.REMAINDER, metavar="-- ARGS",
+                     help="further arguments passed to jupyter lab unchanged")
     lab.set_defaults(func=cmd_lab)
     args = parser.parse_args(argv)
     return args.func(args)

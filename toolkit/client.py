@@ -203,7 +203,14 @@ class Client:
                 f"rest_api_key={self.credentials.rest_api_key} {user}>")
 
     def close(self):
+        """Close the client's connections (also done when it is garbage-collected or at exit).
+
+        >>> with toolkit.connect() as tk:        # doctest: +SKIP
+        ...     tk.status.current()
+        """
         self.core.close()
+        if self.sandbox is not None:
+            self.sandbox.close()
 
     def __enter__(self):
         return self
@@ -225,7 +232,14 @@ class AsyncClient(Client):
         return self.core.arun(self._guarded(op))
 
     async def aclose(self):
+        """Close every connection of the client (also done when it is garbage-collected or at exit).
+
+        >>> async with toolkit.connect_async() as atk:   # doctest: +SKIP
+        ...     await atk.status.current()
+        """
         await self.core.aclose()
+        if self.sandbox is not None:
+            self.sandbox.close()
 
     async def __aenter__(self):
         return self
@@ -344,6 +358,11 @@ class SandboxHandle:
     def control(self, method: str, path: str, **kw):
         """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
         return self._call(method, path, **kw)
+
+    def close(self):
+        """Close the connections of the control API (the server itself stays up)."""
+        if self._core is not None:
+            self._core.close()
 
     def __repr__(self):
         return f"<SandboxHandle {self.base_url}>"
@@ -501,5 +520,9 @@ def _hangul_in_kernel() -> None:
 
 
 def connect_async(hosts: "str | dict | Hosts | None" = None, **kw) -> AsyncClient:
-    """Like :func:`connect`, returning an :class:`AsyncClient` (``await atk.status.current()``)."""
+    """Like :func:`connect`, returning an :class:`AsyncClient` (``await atk.status.current()``).
+
+    >>> async with toolkit.connect_async() as atk:                # doctest: +SKIP
+    ...     df = await atk.local.address("전포동 341-17")
+    """
     return _connect(AsyncClient, hosts, **kw)

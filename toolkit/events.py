@@ -32,6 +32,7 @@ import jwt
 
 from .area import Area
 from .errors import ConfigurationError, ToolkitError
+from .frames import Schema
 from .secrets import Secret, reveal
 
 __all__ = ["verify_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
@@ -124,15 +125,24 @@ class VerifiedSet:
         return events_frame(self.events)
 
 
-def events_frame(events: Iterable[SecurityEvent]):
-    """SecurityEvents → a DataFrame (``toe``/``iat`` tz-aware UTC)."""
-    import pandas as pd
+SET_SCHEMA = Schema(["event_type", "category", "user_id", "toe", "iat", "reason", "app_id", "txm", "jti", "schema",
+                     "members"], datetimes=["toe", "iat"])
+"""One row per security event (identity §2 security event token); ``members`` is JSON text."""
+INBOX_SCHEMA = Schema(["received_at", "kind", "event_type", "category", "user_id", "verified", "answer", "err",
+                       "reason", "toe", "method", "resource_id", "txm", "payload"],
+                      datetimes=["received_at", "toe"], bools=["verified"], ints=["answer"])
+"""One row per event received by an :class:`Inbox` (``payload`` is JSON text)."""
+DELIVERY_SCHEMA = Schema(["id", "kind", "event_type", "user_id", "state", "attempts", "last_status", "note", "method",
+                          "created_at", "finished_at"], ints=["id", "user_id", "attempts", "last_status"],
+                         datetimes=["created_at", "finished_at"])
+"""One row per webhook delivery of the sandbox's log."""
 
-    cols = ["event_type", "category", "user_id", "toe", "iat", "reason", "app_id", "txm", "jti", "schema", "members"]
-    df = pd.DataFrame([e.row() for e in events], columns=cols)
-    for col in ("toe", "iat"):
-        df[col] = pd.to_datetime(df[col], utc=True)
-    return df
+
+def events_frame(events: Iterable[SecurityEvent]):
+    """SecurityEvents → a DataFrame of :data:`SET_SCHEMA` (``toe``/``iat`` tz-aware UTC)."""
+    from .frames import frame
+
+    return frame([e.row() for e in events], schema=SET_SCHEMA, flatten=False)
 
 
 def _b64json(part: str, what: str) -> dict:
@@ -379,20 +389,15 @@ class Inbox:
                 self._cond.wait(left)
             return True
 
-    COLUMNS = ["received_at", "kind", "event_type", "category", "user_id", "verified", "answer", "err", "reason",
-               "toe", "method", "resource_id", "txm", "payload"]
+    COLUMNS = list(INBOX_SCHEMA.columns)
 
     def frame(self):
         """One row per received event (a SET with several events gives several rows); ``received_at`` and
         ``toe`` tz-aware UTC; ``verified`` = ServiceAK header matched (unlink/share/channel) or SET valid."""
-        import pandas as pd
+        from .frames import frame
 
-        df = pd.DataFrame(self.records(), columns=self.COLUMNS)
-        for col in ("received_at", "toe"):
-            df[col] = pd.to_datetime(df[col], utc=True)
-        df["verified"] = df["verified"].astype(bool)
-        df["answer"] = df["answer"].astype("Int64")
-        return df
+        return frame([{c: r.get(c) for c in INBOX_SCHEMA.columns} for r in self.records()], schema=INBOX_SCHEMA,
+                     flatten=False)
 
     # ------------------------------------------------------------------ the ASGI app
     def _key_ok(self, header: str | None) -> bool:
@@ -491,10 +496,22 @@ class EventsArea(Area):
     """``tk.events``: the inbox, SET verification with the app's settings, and (sandbox) the platform's side."""
 
     def inbox(self, *, port: int = 0, start: bool = True) -> Inbox:
+        """A local receiver (started by default) for the webhooks of this app: unlink, account status, share
+        and channel events; see :class:`Inbox`.
+
+        Spec: identity §6 events (a local receiver for the webhooks).
+
+        >>> box = tk.events.inbox(); box.wait(1, timeout=5); box.frame()   # doctest: +SKIP
+        """
         return inbox(self.client, port=port, start=start)
 
     def verify(self, token: "str | bytes") -> VerifiedSet:
-        """:func:`verify_set` against this app (REST API key) and service (auth host, its JWKS)."""
+        """:func:`verify_set` against this app (REST API key) and service (auth host, its JWKS).
+
+        Spec: identity §2 security event token and §6.2 account-status change webhook.
+
+        >>> tk.events.verify(set_token).frame()   # doctest: +SKIP
+        """
         auth = self.hosts.auth
         return verify_set(token, audience=self.credentials.need("rest_api_key"), issuer=auth,
                           jwks_url=f"{auth}/.well-known/jwks.json")
@@ -507,26 +524,36 @@ class EventsArea(Area):
 
     def platform(self, action: str, **body) -> dict:
         """Sandbox: act as the platform, e.g. ``platform("unlink", user_id=..., referrer_type=...)``,
-        ``platform("account-disabled", user_id=...)``; answers the ids of the queued deliveries."""
+        ``platform("account-disabled", user_id=...)``; answers the ids of the queued deliveries.
+
+        Spec: identity §6.2 account-status change webhook (the platform's side, sandbox only).
+
+        >>> tk.events.platform("unlink", user_id=4100000001)   # doctest: +SKIP
+        """
         return self._sandbox().control("POST", f"/sandbox/platform/{action.replace('_', '-')}", json=body)
 
     def settings(self, **changes) -> dict:
-        """Sandbox: read (no arguments) or change the app's delivery settings."""
+        """Sandbox: read (no arguments) or change the app's delivery settings.
+
+        Spec: identity §6 events (the app's webhook settings, sandbox only).
+
+        >>> tk.events.settings()   # doctest: +SKIP
+        """
         if changes:
             return self._sandbox().control("POST", "/sandbox/webhooks/settings", json=changes)
         return self._sandbox().control("GET", "/sandbox/webhooks/settings")
 
     def deliveries(self, *, wait: float = 2.0, **filters):
         """Sandbox: the delivery log as a DataFrame (one row per delivery), once nothing is pending (at most
-        ``wait`` seconds)."""
-        import pandas as pd
+        ``wait`` seconds).
+
+        Spec: identity §6 events and social §6 events (the sandbox's delivery log).
+
+        >>> tk.events.deliveries(wait=5)   # doctest: +SKIP
+        """
+        from .frames import frame
 
         params = {k: v for k, v in {**filters, "wait": wait}.items() if v is not None}
         rows = self._sandbox().control("GET", "/sandbox/webhooks/deliveries", params=params)["deliveries"]
-        cols = ["id", "kind", "event_type", "user_id", "state", "attempts", "last_status", "note", "method",
-                "created_at", "finished_at"]
-        df = pd.DataFrame(rows, columns=cols)
-        for col in ("created_at", "finished_at"):
-            df[col] = pd.to_datetime(df[col], utc=True)
-        df.attrs["meta"] = {"attempt_log": {r["id"]: r["attempt_log"] for r in rows}}
-        return df
+        return frame([{c: r.get(c) for c in DELIVERY_SCHEMA.columns} for r in rows], schema=DELIVERY_SCHEMA,
+                     flatten=False, meta={"attempt_log": {r["id"]: r["attempt_log"] for r in rows}})

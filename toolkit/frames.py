@@ -113,11 +113,12 @@ def frame(records: Sequence[Mapping[str, Any]] | None, *, columns: Sequence[str]
           floats: Iterable[str] = (), ints: Iterable[str] = (), datetimes: Iterable[str] = (),
           unix: Iterable[str] = (), bools: Iterable[str] = (), categories: Mapping[str, Sequence[str]] | None = None,
           meta: Mapping[str, Any] | None = None, sep: str = ".", schema: Schema | None = None,
-          objects: Iterable[str] = ()) -> pd.DataFrame:
+          objects: Iterable[str] = (), flatten: bool = True) -> pd.DataFrame:
     """Build a typed DataFrame from a list of JSON objects.
 
     ``schema`` (or ``columns`` with the typed groups) fixes the column order and guarantees the columns
     exist with their types, so empty results keep their shape. Text columns get pandas' string dtype.
+    ``flatten=False`` keeps nested objects in one column instead of flattening them with ``sep``.
     """
     import pandas as pd
 
@@ -128,7 +129,10 @@ def frame(records: Sequence[Mapping[str, Any]] | None, *, columns: Sequence[str]
         bools, objects = [*bools, *schema.bools], [*objects, *schema.objects]
         categories = {**schema.categories, **(categories or {})}
     records = list(records or [])
-    df = pd.json_normalize(records, sep=sep) if records else pd.DataFrame(index=pd.RangeIndex(0))
+    if not records:
+        df = pd.DataFrame(index=pd.RangeIndex(0))
+    else:
+        df = pd.json_normalize(records, sep=sep) if flatten else pd.DataFrame.from_records(records)
     if columns is not None:
         missing = {col: pd.Series([None] * len(df), index=df.index, dtype="object")
                    for col in columns if col not in df.columns}

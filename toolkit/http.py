@@ -23,10 +23,12 @@ Retry policy (only where safe):
 """
 from __future__ import annotations
 
+import asyncio
 import email.utils
 import json
 import logging
 import time
+import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Mapping
 
@@ -271,10 +273,54 @@ class _Wait(tenacity.wait.wait_base):
 _LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
 
 
+class _Connections:
+    """The httpx clients of one :class:`RequestCore`, released by :meth:`release` — explicitly, or by a
+    finalizer when the core is garbage-collected or the interpreter exits (no ``unclosed socket``)."""
+
+    _closing: set = set()   # aclose tasks scheduled by finalizers, kept alive until done
+
+    def __init__(self):
+        self.sync: httpx.Client | None = None
+        self.async_: httpx.AsyncClient | None = None
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the async connections belong to."""
+        self.owned: list[httpx.Client] = []
+        """Other sync httpx clients of the client (e.g. the headless login's browser)."""
+
+    def close_sync(self) -> None:
+        sync, self.sync = self.sync, None
+        owned, self.owned = self.owned, []
+        for client in [sync, *owned]:
+            if client is not None:
+                client.close()
+
+    def release(self) -> None:
+        self.close_sync()
+        aclient, loop, self.async_ = self.async_, self.loop, None
+        if aclient is None or aclient.is_closed or loop is None or loop.is_closed():
+            return   # connections of an event loop that is gone: close async clients before their loop ends
+        if loop.is_running():
+            # close after the current step (a task created now could be cancelled by a shutting-down
+            # asyncio.run before it starts)
+            def start():
+                task = loop.create_task(aclient.aclose())
+                self._closing.add(task)
+                task.add_done_callback(self._closing.discard)
+
+            loop.call_soon_threadsafe(start)
+            return
+        try:
+            loop.run_until_complete(aclient.aclose())
+        except Exception:   # at exit, best effort
+            pass
+
+
 class RequestCore:
     """Builds, sends and retries calls; maps errors. One instance per client.
 
-    ``transport``/``async_transport`` let tests inject an httpx transport (respx, a fault injector).
+    ``transport``/``async_transport`` let tests inject an httpx transport (respx, a fault injector). Its
+    connections close with :meth:`close`/:meth:`aclose`, and otherwise when the core is garbage-collected or at
+    interpreter exit.
     """
 
     def __init__(self, config: Config, *, transport: httpx.BaseTransport | None = None,
@@ -283,8 +329,8 @@ class RequestCore:
         self.config = config
         self.backoff, self.backoff_cap = backoff, backoff_cap
         self._transport, self._async_transport = transport, async_transport
-        self._sync: httpx.Client | None = None
-        self._async: httpx.AsyncClient | None = None
+        self._conns = _Connections()
+        weakref.finalize(self, self._conns.release)
         self.last_response: httpx.Response | None = None
         self.attempts_log: list[tuple[str, int | str]] = []
         self.headers: dict[str, str] = {}   # sent with every call (e.g. the sandbox latency of connect(latency=))
@@ -298,17 +344,19 @@ class RequestCore:
 
     @property
     def http(self) -> httpx.Client:
-        if self._sync is None:
-            self._sync = httpx.Client(timeout=self._timeout(), transport=self._transport, follow_redirects=False,
-                                      headers={"User-Agent": f"toolkit/{__version__}"})
-        return self._sync
+        if self._conns.sync is None:
+            self._conns.sync = httpx.Client(timeout=self._timeout(), transport=self._transport,
+                                            follow_redirects=False, headers={"User-Agent": f"toolkit/{__version__}"})
+        return self._conns.sync
 
     @property
     def ahttp(self) -> httpx.AsyncClient:
-        if self._async is None:
-            self._async = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport, limits=_LIMITS,
-                                            follow_redirects=False, headers={"User-Agent": f"toolkit/{__version__}"})
-        return self._async
+        if self._conns.async_ is None:
+            self._conns.loop = asyncio.get_running_loop()
+            self._conns.async_ = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport,
+                                                   limits=_LIMITS, follow_redirects=False,
+                                                   headers={"User-Agent": f"toolkit/{__version__}"})
+        return self._conns.async_
 
     def url(self, call: Call) -> str:
         base = call.base if call.base is not None else self.config.hosts.url(call.host, "")
@@ -477,12 +525,18 @@ class RequestCore:
             except ToolkitError as exc:
                 error = exc
 
+    def own(self, client: httpx.Client) -> httpx.Client:
+        """Close ``client`` (another sync httpx client of the same toolkit client) with this core's connections."""
+        self._conns.owned.append(client)
+        return client
+
     def close(self):
-        if self._sync is not None:
-            self._sync.close()
-            self._sync = None
+        """Close the sync connections (an async client's are closed by :meth:`aclose`)."""
+        self._conns.close_sync()
 
     async def aclose(self):
-        if self._async is not None:
-            await self._async.aclose()
-            self._async = None
+        """Close every connection, sync and async."""
+        self.close()
+        aclient, self._conns.async_ = self._conns.async_, None
+        if aclient is not None:
+            await aclient.aclose()

@@ -21,6 +21,7 @@ from typing import Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
+from .categories import CATEGORIES, category_code
 from .coords import lonlat, number
 from .errors import ParameterError
 from .frames import TEXT, Schema
@@ -29,8 +30,7 @@ __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CO
 
 COORD_SYSTEMS = ("WGS84", "WCONGNAMUL", "CONGNAMUL", "WTM", "TM", "KTM", "UTM", "BESSEL", "WKTM", "WUTM")
 GEO_COORD_SYSTEMS = COORD_SYSTEMS[:5]
-CATEGORY_GROUP_CODES = ("MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4",
-                        "AD5", "FD6", "CE7", "HP8", "PM9")
+CATEGORY_GROUP_CODES = tuple(CATEGORIES)
 ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
 
 # Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not), plus
@@ -347,12 +347,21 @@ class LocalArea(Area):
         """Address search: one row per document; ``address.*`` and ``road_address.*`` flattened, x/y float.
 
         ``format="xml"`` or ``raw=True`` give the untouched body (text or dict).
+
+        Spec: location §4.1 address search.
+
+        >>> tk.local.address("전포동 341-17")["road_address.zone_no"]   # doctest: +SKIP
         """
         return self._address_call(query, analyze_type, page, size, format, raw)
 
     @endpoint("GET", "local", "/v2/local/search/address.{FORMAT}")
     def address_all(self, query: str, analyze_type: str = "similar", size: int = 30, max_pages: int = MAX_PAGES):
-        """Every page of an address search (at most ``max_pages`` ≤ 45 requests) in one frame."""
+        """Every page of an address search (at most ``max_pages`` ≤ 45 requests) in one frame.
+
+        Spec: location §4.1 address search (all pages).
+
+        >>> tk.local.address_all("중앙대로", max_pages=3)   # doctest: +SKIP
+        """
         return self._pages(lambda page: self._address_call(query, analyze_type, page, size), max_pages)
 
     def _pages(self, make, max_pages: int):
@@ -374,7 +383,12 @@ class LocalArea(Area):
     @endpoint("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                 raw: bool = False):
-        """coord2regioncode: the legal (``B``) and administrative (``H``) regions of a point, one row each."""
+        """coord2regioncode: the legal (``B``) and administrative (``H``) regions of a point, one row each.
+
+        Spec: location §4.2 coordinate to region code.
+
+        >>> tk.local.regions(129.0682, 35.1541)   # doctest: +SKIP
+        """
         params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
                   "input_coord": input_coord,
                   "output_coord": _choice("output_coord", output_coord, GEO_COORD_SYSTEMS)}
@@ -385,7 +399,12 @@ class LocalArea(Area):
 
     @endpoint("GET", "local", "/v2/local/geo/coord2address.{FORMAT}")
     def coord2address(self, x, y, input_coord: str = "WGS84", *, format: str = "json", raw: bool = False):
-        """The land-lot (``address.*``) and road address (``road_address.*``, may be missing) of a point."""
+        """The land-lot (``address.*``) and road address (``road_address.*``, may be missing) of a point.
+
+        Spec: location §4.3 coordinate to address.
+
+        >>> tk.local.coord2address(129.0592, 35.1579)["road_address.address_name"]   # doctest: +SKIP
+        """
         params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
                   "input_coord": input_coord}
         return self._call("/v2/local/geo/coord2address", params, _coord2address_frame, "local.coord2address",
@@ -394,7 +413,12 @@ class LocalArea(Area):
     @endpoint("GET", "local", "/v2/local/geo/transcoord.{FORMAT}")
     def transcoord(self, x, y, input_coord: str = "WGS84", output_coord: str = "WGS84", *, format: str = "json",
                    raw: bool = False):
-        """Convert a point between the ten coordinate systems; one row with float x, y."""
+        """Convert a point between the ten coordinate systems; one row with float x, y.
+
+        Spec: location §4.4 coordinate conversion.
+
+        >>> tk.local.transcoord(129.0682, 35.1541, output_coord="WTM")   # doctest: +SKIP
+        """
         params = {**_point(x, y, _choice("input_coord", input_coord, COORD_SYSTEMS)),
                   "input_coord": input_coord,
                   "output_coord": _choice("output_coord", output_coord, COORD_SYSTEMS)}
@@ -406,14 +430,13 @@ class LocalArea(Area):
                       raw=False) -> Call:
         params = {"query": _text("query", query)}
         if category_group_code is not None:
-            params["category_group_code"] = _choice("category_group_code", category_group_code,
-                                                    CATEGORY_GROUP_CODES)
+            params["category_group_code"] = category_code(category_group_code)
         params.update(_area_params(x, y, radius, rect, sort, need_area=False))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
         return self._call("/v2/local/search/keyword", params, _place_frame, "local.keyword", _fmt(fmt), raw)
 
     def _category_call(self, code, x, y, radius, rect, page, size, sort, fmt="json", raw=False) -> Call:
-        params = {"category_group_code": _choice("category_group_code", code, CATEGORY_GROUP_CODES)}
+        params = {"category_group_code": category_code(code)}
         params.update(_area_params(x, y, radius, rect, sort, need_area=True))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
         return self._call("/v2/local/search/category", params, _place_frame, "local.category", _fmt(fmt), raw)
@@ -423,26 +446,56 @@ class LocalArea(Area):
                 rect=None, page: int = 1, size: int = 15, sort: str = "accuracy", format: str = "json",
                 raw: bool = False):
         """Keyword place search. ``distance`` (metres, float) is filled when x, y are given;
-        ``df.attrs["meta"]["same_name"]`` says which region the query named."""
+        ``df.attrs["meta"]["same_name"]`` says which region the query named. ``category_group_code`` filters
+        by one of :data:`toolkit.CATEGORIES` (e.g. ``"CE7"`` cafe, ``"pm9"`` pharmacy).
+
+        Spec: location §4.5 keyword search.
+
+        >>> tk.local.keyword("부산진구 카페", size=5)   # doctest: +SKIP
+        """
         return self._keyword_call(query, category_group_code, x, y, radius, rect, page, size, sort, format, raw)
 
     @endpoint("GET", "local", "/v2/local/search/keyword.{FORMAT}")
     def keyword_all(self, query: str, category_group_code: str | None = None, *, x=None, y=None, radius=None,
                     rect=None, size: int = 15, sort: str = "accuracy", max_pages: int = MAX_PAGES):
-        """Every page of a keyword search (the service shows at most 45 places per query)."""
+        """Every page of a keyword search (the service shows at most 45 places per query).
+
+        Spec: location §4.5 keyword search (all pages).
+
+        >>> tk.local.keyword_all("약국", max_pages=3)   # doctest: +SKIP
+        """
         return self._pages(lambda page: self._keyword_call(query, category_group_code, x, y, radius, rect, page,
                                                            size, sort), max_pages)
 
     @endpoint("GET", "local", "/v2/local/search/category.{FORMAT}")
     def category(self, category_group_code: str, *, x=None, y=None, radius=None, rect=None, page: int = 1,
                  size: int = 15, sort: str = "accuracy", format: str = "json", raw: bool = False):
-        """Places of a category group around a centre (x, y, radius) or in a rect."""
+        """Places of a category group around a centre (``x``, ``y``, ``radius`` ≤ 20000 m) or in a ``rect``.
+
+        ``category_group_code`` is one of :data:`toolkit.CATEGORIES` (upper or lower case): MT1 대형마트
+        supermarket, CS2 편의점 convenience store, PS3 어린이집·유치원 daycare, SC4 학교 school, AC5 학원
+        learning institute, PK6 주차장 parking, OL7 주유소·충전소 gas/charging, SW8 지하철역 subway, BK9 은행
+        bank, CT1 문화시설 culture, AG2 중개업소 real estate, PO3 공공기관 public institution, AT4 관광명소
+        attraction, AD5 숙박 accommodation, FD6 음식점 restaurant, CE7 카페 cafe, HP8 병원 hospital, PM9 약국
+        pharmacy. One row per place (columns of :data:`PLACE_SCHEMA`; ``distance`` in metres when a centre is
+        given), ``sort`` ``accuracy`` or ``distance``, ``page`` 1–45, ``size`` 1–15; the meta in
+        ``df.attrs["meta"]``.
+
+        Spec: location §4.6 category search.
+
+        >>> tk.local.category("pm9", x=129.059, y=35.158, radius=500, sort="distance")   # doctest: +SKIP
+        """
         return self._category_call(category_group_code, x, y, radius, rect, page, size, sort, format, raw)
 
     @endpoint("GET", "local", "/v2/local/search/category.{FORMAT}")
     def category_all(self, category_group_code: str, *, x=None, y=None, radius=None, rect=None, size: int = 15,
                      sort: str = "accuracy", max_pages: int = MAX_PAGES):
-        """Every page of a category search."""
+        """Every page of a category search.
+
+        Spec: location §4.6 category search (all pages).
+
+        >>> tk.local.category_all("CE7", x=129.059, y=35.158, radius=1000)   # doctest: +SKIP
+        """
         return self._pages(lambda page: self._category_call(category_group_code, x, y, radius, rect, page, size,
                                                             sort), max_pages)
 
@@ -459,6 +512,10 @@ class LocalArea(Area):
         ``origin``/``destination``: ``(x, y)``, ``(x, y, name)``, ``{"x", "y", "name"}`` or ``"x,y[,name=..]"``
         (WGS84). ``departure_time``: a ``datetime`` (naive = Korean time) or ``"yyyyMMddHHmm"``.
         ``max_walk``: metres, 100 to 5000 (server default 1000). ``raw=True`` gives the body (dict).
+
+        Spec: location §4.7 public transit routes.
+
+        >>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))   # doctest: +SKIP
         """
         params = {"origin": _transit_point("origin", origin), "destination": _transit_point("destination",
                                                                                              destination)}
@@ -513,6 +570,8 @@ class LocalArea(Area):
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
         go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits and the
         concurrency reached. On the async client the call returns an awaitable.
+
+        Spec: location §4.1 address search (one query per distinct address).
 
         >>> tk.local.geocode(["전포동 341-17", "중앙대로 692"], progress=False)           # doctest: +SKIP
         >>> tk.local.geocode(df, "address", cache="geo.sqlite")                           # doctest: +SKIP
@@ -583,6 +642,10 @@ class LocalArea(Area):
         document) / ``error`` / ``empty`` (x or y missing) / ``not_done``), the legal region ``b_code``,
         ``b_name``, ``region_1depth_name`` … ``region_4depth_name``, the administrative ``h_code``, ``h_name``,
         ``h_3depth_name`` and ``region_error`` (API error code).
+
+        Spec: location §4.2 coordinate to region code (one query per distinct point).
+
+        >>> tk.local.regions_of(df, x="x", y="y")   # doctest: +SKIP
         """
         import pandas as pd
 

@@ -301,6 +301,8 @@ class NaviArea(Area):
         """One route (or up to 3 with ``alternatives``) with at most 5 waypoints → :class:`Directions`.
 
         >>> tk.navi.directions((129.03, 35.10), (129.06, 35.157), avoid=["toll"]).summary   # doctest: +SKIP
+
+        Spec: location §4.8 driving directions.
         """
         params = self._get_params(origin, destination, waypoints, priority, avoid, alternatives, road_details,
                                   summary, car_type, car_fuel, car_hipass)
@@ -312,7 +314,12 @@ class NaviArea(Area):
                avoid=None, alternatives: bool = False, road_details: bool = False, summary: bool = False,
                car_type: int = 1, car_fuel: str = "GASOLINE", car_hipass: bool = False, raw: bool = False):
         """Future-driving estimate: like :meth:`directions` with ``departure_time`` (a ``datetime``, naive =
-        Korean time, or the text ``yyyyMMddHHmm``)."""
+        Korean time, or the text ``yyyyMMddHHmm``).
+
+        Spec: location §4.11 future-driving estimate.
+
+        >>> tk.navi.future((129.03, 35.10), (129.06, 35.157), "202611230830")   # doctest: +SKIP
+        """
         if isinstance(departure_time, datetime):
             dt = departure_time if departure_time.tzinfo else departure_time.replace(tzinfo=KST)
             departure_time = dt.astimezone(KST).strftime("%Y%m%d%H%M")
@@ -331,7 +338,12 @@ class NaviArea(Area):
     def waypoints(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
                   alternatives: bool = False, road_details: bool = False, summary: bool = False,
                   car_type: int = 1, car_fuel: str = "GASOLINE", car_hipass: bool = False, raw: bool = False):
-        """A route through up to 30 waypoints (POST) → :class:`Directions` (one section per leg)."""
+        """A route through up to 30 waypoints (POST) → :class:`Directions` (one section per leg).
+
+        Spec: location §4.9 directions with many waypoints.
+
+        >>> tk.navi.waypoints((129.03, 35.10), (129.06, 35.157), [(129.04, 35.12), (129.05, 35.14)])   # doctest: +SKIP
+        """
         car_type, car_fuel = _car(car_type, car_fuel)
         body = {"origin": _point(origin, "origin"), "destination": _point(destination, "destination"),
                 "waypoints": _waypoints(waypoints, MAX_WAYPOINTS_POST),
@@ -353,7 +365,12 @@ class NaviArea(Area):
     @endpoint("POST", "navi", "/v1/origins/directions")
     def origins(self, origins, destination, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
                 raw: bool = False):
-        """Summaries from up to 30 keyed origins to one destination → DataFrame (key, distance, duration, x, y)."""
+        """Summaries from up to 30 keyed origins to one destination → DataFrame (key, distance, duration, x, y).
+
+        Spec: location §4.10 directions from several origins.
+
+        >>> tk.navi.origins([("a", 129.03, 35.10), ("b", 129.04, 35.12)], (129.05, 35.14))   # doctest: +SKIP
+        """
         pts, body = self._many_body(origins, "origins", radius, priority, avoid)
         dest = _point(destination, "destination")
         body.update(origins=pts, destination=dest)
@@ -365,7 +382,12 @@ class NaviArea(Area):
     @endpoint("POST", "navi", "/v1/destinations/directions")
     def destinations(self, origin, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
                      raw: bool = False):
-        """Summaries from one origin to up to 30 keyed destinations → DataFrame (key, distance, duration, x, y)."""
+        """Summaries from one origin to up to 30 keyed destinations → DataFrame (key, distance, duration, x, y).
+
+        Spec: location §4.11 directions to several destinations.
+
+        >>> tk.navi.destinations((129.03, 35.10), [("a", 129.05, 35.14), ("b", 129.06, 35.16)])   # doctest: +SKIP
+        """
         pts, body = self._many_body(destinations, "destinations", radius, priority, avoid)
         org = _point(origin, "origin")
         body.update(origin=org, destinations=pts)
@@ -378,7 +400,9 @@ class NaviArea(Area):
         """A folium map of a many-origin frame (see :func:`toolkit.navimaps.origins_map`), on this client's base
         layer unless ``tiles=`` says otherwise.
 
-        >>> tk.navi.origins_map(tk.navi.origins(origins, destination))      # doctest: +SKIP
+        Spec: location §4.10 directions from several origins (a map of the answer).
+
+        >>> tk.navi.origins_map(tk.navi.origins([("a", 129.03, 35.10)], (129.05, 35.14)))   # doctest: +SKIP
         """
         from .navimaps import origins_map
 

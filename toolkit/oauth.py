@@ -264,7 +264,12 @@ class OAuthArea(Area):
     # ------------------------------------------------------------------ authorize
     def authorize_url(self, scope=None, *, redirect_uri: str | None = None, prompt=None, login_hint: str | None = None,
                       service_terms=None, state: str | None = None, nonce: str | None = None) -> AuthRequest:
-        """Build ``GET {auth_url}/oauth/authorize`` with fresh ``state``, ``nonce`` and a PKCE S256 pair."""
+        """Build ``GET {auth_url}/oauth/authorize`` with fresh ``state``, ``nonce`` and a PKCE S256 pair.
+
+        Spec: identity §4.1 authorization request.
+
+        >>> req = tk.oauth.authorize_url(["profile", "friends"]); req.url   # doctest: +SKIP
+        """
         prompts = _list(prompt, "prompt")
         if prompts:
             bad = [p for p in prompts if p not in PROMPTS]
@@ -284,7 +289,12 @@ class OAuthArea(Area):
         return AuthRequest(f"{self.client.hosts.auth}/oauth/authorize?{query}", uri, req_state, req_nonce, verifier)
 
     def logout_url(self, logout_redirect_uri: str | None = None, state: str | None = None) -> str:
-        """``GET {auth_url}/oauth/logout``: logs the browser out of the service and the account."""
+        """``GET {auth_url}/oauth/logout``: logs the browser out of the service and the account.
+
+        Spec: identity §4.4 logout of the account session.
+
+        >>> tk.oauth.logout_url("http://localhost:8765/bye", state="s1")   # doctest: +SKIP
+        """
         uri = logout_redirect_uri or (self.client.credentials.extra.get("logout_redirect_uris") or [None])[0]
         if not uri:
             raise ParameterError("logout_redirect_uri", "give a logout redirect URI registered for the app")
@@ -301,7 +311,12 @@ class OAuthArea(Area):
     @endpoint("POST", "auth", "/oauth/token")
     def exchange_code(self, code: str, *, redirect_uri: str | None = None, code_verifier=None,
                       nonce: str | None = None, verify: bool = True, use: bool = True):
-        """``POST /oauth/token`` (authorization_code): a :class:`Token`; its ID token verified (``nonce`` checked)."""
+        """``POST /oauth/token`` (authorization_code): a :class:`Token`; its ID token verified (``nonce`` checked).
+
+        Spec: identity §4.2 token (grant type authorization_code).
+
+        >>> tk.oauth.exchange_code(code, code_verifier=req.code_verifier)   # doctest: +SKIP
+        """
         if not code:
             raise ParameterError("code", "the authorization code is required")
         data = {"grant_type": "authorization_code", "client_id": self._client_id(),
@@ -336,7 +351,12 @@ class OAuthArea(Area):
     @endpoint("POST", "auth", "/oauth/token")
     def refresh(self, token: Token | None = None, *, use: bool = True):
         """``POST /oauth/token`` (refresh_token): new access (and ID) token; the refresh token is replaced only when
-        the service rotates it."""
+        the service rotates it.
+
+        Spec: identity §4.2 token (grant type refresh_token).
+
+        >>> tk.oauth.refresh()   # doctest: +SKIP
+        """
         tok = token or self.token
         if tok is None or tok.refresh_token is None:
             raise ParameterError("token", "no refresh token: log in first")
@@ -345,7 +365,12 @@ class OAuthArea(Area):
         return (yield from self._accept(body, None, True, use, previous=tok))
 
     def refresh_flow(self):
-        """A flow that refreshes :attr:`token` (used by other areas on a -401 answer)."""
+        """A flow that refreshes :attr:`token` (used by other areas on a -401 answer).
+
+        Spec: identity §4.2 token (grant type refresh_token).
+
+        >>> tk.core.run(tk.oauth.refresh_flow())   # a flow: the core runs it (sync or async)  # doctest: +SKIP
+        """
         tok = self.token
         data = {"grant_type": "refresh_token", "client_id": self._client_id(), "refresh_token": tok.refresh_token}
         body = yield self._token_call(data, "oauth.refresh")
@@ -354,7 +379,12 @@ class OAuthArea(Area):
     def fresh_flow(self, margin: float = REFRESH_MARGIN):
         """A flow run before calls with the login token: when fewer than ``margin`` seconds of the access token
         remain by the service's clock (the sandbox clock in the sandbox), refresh it first. Does nothing when the
-        client does not use the login token, or the token cannot be refreshed (the call then meets -401)."""
+        client does not use the login token, or the token cannot be refreshed (the call then meets -401).
+
+        Spec: identity §4.2 token (refresh before expiry).
+
+        >>> tk.core.run(tk.oauth.fresh_flow(margin=120))   # refreshes only when needed  # doctest: +SKIP
+        """
         tok = self.token
         if tok is None or tok.refresh_token is None or tok.access_token != self.client.access_token:
             return tok
@@ -366,7 +396,12 @@ class OAuthArea(Area):
         return (yield from self.refresh_flow())
 
     def seconds_left(self) -> float | None:
-        """Seconds until the login's access token expires, by the service's clock (None: not logged in)."""
+        """Seconds until the login's access token expires, by the service's clock (None: not logged in).
+
+        Spec: identity §2 token response (expires_in).
+
+        >>> tk.oauth.seconds_left()   # doctest: +SKIP
+        """
         if self.token is None:
             return None
         return self.token.expires_at.timestamp() - self._now()
@@ -374,22 +409,42 @@ class OAuthArea(Area):
     # ------------------------------------------------------------------ discovery, keys, verification
     @endpoint("GET", "auth", "/.well-known/openid-configuration")
     def openid_configuration(self):
-        """``GET /.well-known/openid-configuration``."""
+        """``GET /.well-known/openid-configuration``.
+
+        Spec: identity §4.10 OpenID Connect discovery.
+
+        >>> tk.oauth.openid_configuration()["issuer"]   # doctest: +SKIP
+        """
         return Call("GET", "auth", "/.well-known/openid-configuration", name="oauth.openid_configuration")
 
     @endpoint("GET", "auth", "/.well-known/ssf-configuration")
     def ssf_configuration(self):
-        """``GET /.well-known/ssf-configuration``."""
+        """``GET /.well-known/ssf-configuration``.
+
+        Spec: identity §4.21 shared signals configuration.
+
+        >>> tk.oauth.ssf_configuration()["jwks_uri"]   # doctest: +SKIP
+        """
         return Call("GET", "auth", "/.well-known/ssf-configuration", name="oauth.ssf_configuration")
 
     @endpoint("GET", "auth", "/.well-known/jwks.json")
     def jwks(self):
-        """``GET /.well-known/jwks.json`` (fetched fresh; verification uses a cached copy)."""
+        """``GET /.well-known/jwks.json`` (fetched fresh; verification uses a cached copy).
+
+        Spec: identity §4.11 JSON Web Key set.
+
+        >>> tk.oauth.jwks()["keys"][0]["kid"]   # doctest: +SKIP
+        """
         return Call("GET", "auth", "/.well-known/jwks.json", name="oauth.jwks")
 
     @endpoint("POST", "auth", "/oauth/tokeninfo")
     def tokeninfo(self, id_token):
-        """``POST /oauth/tokeninfo``: the service decodes an ID token (debugging only; verify it yourself)."""
+        """``POST /oauth/tokeninfo``: the service decodes an ID token (debugging only; verify it yourself).
+
+        Spec: identity §4.12 ID token information.
+
+        >>> tk.oauth.tokeninfo(tk.oauth.token.id_token)   # doctest: +SKIP
+        """
         if not id_token:
             raise ParameterError("id_token", "an ID token is required")
         return Call("POST", "auth", "/oauth/tokeninfo", data={"id_token": Secret(id_token)}, name="oauth.tokeninfo")
@@ -437,14 +492,24 @@ class OAuthArea(Area):
     @endpoint
     def verify_id_token(self, id_token, nonce: str | None = None):
         """Verify an ID token: RS256 signature with the JWKS key of its ``kid``, ``iss`` = auth base URL, ``aud`` =
-        REST API key, ``exp``/``iat`` against the service clock, ``nonce`` when given. Returns the claims."""
+        REST API key, ``exp``/``iat`` against the service clock, ``nonce`` when given. Returns the claims.
+
+        Spec: identity §2 ID token payload, §4.11 JSON Web Key set.
+
+        >>> tk.oauth.verify_id_token(tk.oauth.token.id_token)["sub"]   # doctest: +SKIP
+        """
         if not id_token:
             raise ParameterError("id_token", "an ID token is required")
         return (yield from self._verify_flow(reveal(id_token) if isinstance(id_token, Secret) else id_token, nonce))
 
     # ------------------------------------------------------------------ completing a login
     def complete(self, request: AuthRequest, redirect_url: str, *, use: bool = True) -> Token:
-        """Finish a login from the URL the browser was redirected to (checks ``state``, exchanges the code)."""
+        """Finish a login from the URL the browser was redirected to (checks ``state``, exchanges the code).
+
+        Spec: identity §4.1 authorization request (the redirect) and §4.2 token.
+
+        >>> token = tk.oauth.complete(req, "http://localhost:8765/callback?code=...&state=...")   # doctest: +SKIP
+        """
         code = code_from_redirect(redirect_url, request.state)
         return self.exchange_code(code, redirect_uri=request.redirect_uri, code_verifier=request.code_verifier,
                                   nonce=request.nonce, use=use)
@@ -465,6 +530,10 @@ class OAuthArea(Area):
 
         Hosted notebooks (no loopback to the browser): :meth:`authorize_url` and :meth:`complete`, or the
         LoginWidget.
+
+        Spec: identity §4.1 authorization request and §4.2 token (headless in the sandbox).
+
+        >>> tk.oauth.login("minji@sandbox.test", scopes=["profile", "friends"])   # doctest: +SKIP
         """
         if browser is None:
             browser = self.client.sandbox is None or (email is None and user_id is None)
@@ -505,10 +574,11 @@ class OAuthArea(Area):
         session, else a new one (a different user starts a new session; the previous cookies are dropped)."""
         import httpx
 
-        if self._browser is not None and self._browser_user != email.lower():
+        if self._browser is not None and (self._browser_user != email.lower() or self._browser.is_closed):
             self.forget_browser()
         if self._browser is None:
-            self._browser = httpx.Client(follow_redirects=False, timeout=self.client.config.timeout)
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+                                                              timeout=self.client.config.timeout))
             self._browser_user = email.lower()
         return self._browser
 
@@ -535,7 +605,12 @@ class OAuthArea(Area):
         return tok
 
     def loopback_redirect_uri(self) -> str | None:
-        """The app's registered loopback redirect URI (``http://localhost:PORT/...``), if one is configured."""
+        """The app's registered loopback redirect URI (``http://localhost:PORT/...``), if one is configured.
+
+        Spec: identity §4.1 authorization request (redirect_uri).
+
+        >>> tk.oauth.loopback_redirect_uri()   # doctest: +SKIP
+        """
         candidates = [self.client.credentials.redirect_uri, *(self.client.credentials.extra.get("redirect_uris") or [])]
         return next((u for u in candidates if u and _is_loopback(u)), None)
 
@@ -550,6 +625,10 @@ class OAuthArea(Area):
         available), waits at most ``timeout`` seconds for the redirect, stops the server, checks ``state``,
         exchanges the code and verifies the ID token. ``on_request(request)`` is called once the server
         listens (e.g. to hand the URL to another program). Blocks the calling thread; returns the :class:`Token`.
+
+        Spec: identity §4.1 authorization request, §4.2 token (the user's browser).
+
+        >>> tk.oauth.login_in_browser(["profile"])   # doctest: +SKIP
         """
         uri = redirect_uri or self.loopback_redirect_uri()
         if uri is None:
@@ -598,7 +677,12 @@ class OAuthArea(Area):
                            on_page=on_page, steps=6, what="the authorization flow")
 
     def forget_browser(self) -> None:
-        """Drop the headless browser's account-session cookies (the next login shows the login form)."""
+        """Drop the headless browser's account-session cookies (the next login shows the login form).
+
+        Spec: identity §3 account session (the login session of the headless browser).
+
+        >>> tk.oauth.forget_browser()   # doctest: +SKIP
+        """
         if self._browser is not None:
             self._browser.close()
             self._browser = None

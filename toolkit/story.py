@@ -122,13 +122,23 @@ class StoryArea(Area):
 
     @endpoint("GET", "api", "/v1/api/story/isstoryuser")
     def is_story_user(self) -> bool:
-        """Whether the logged-in user uses the story feed (check this to avoid -601 on other story calls)."""
+        """Whether the logged-in user uses the story feed (check this to avoid -601 on other story calls).
+
+        Spec: social §4.1 story feed (is a story user).
+
+        >>> tk.story.is_story_user()   # doctest: +SKIP
+        """
         return self._call("GET", "/v1/api/story/isstoryuser", "is_story_user",
                           parse=lambda body, r: bool(body["isStoryUser"]))
 
     @endpoint("GET", "api", "/v1/api/story/profile")
     def profile(self) -> dict:
-        """Story profile: the fields the user consented to (``{}`` without consent); -601 for non-story users."""
+        """Story profile: the fields the user consented to (``{}`` without consent); -601 for non-story users.
+
+        Spec: social §4.1 story feed (story profile).
+
+        >>> tk.story.profile()   # doctest: +SKIP
+        """
         return self._call("GET", "/v1/api/story/profile", "profile")
 
     # ------------------------------------------------------------------ posting
@@ -138,6 +148,10 @@ class StoryArea(Area):
         """Post a text story (≤ 2,048 characters); returns the story id.
 
         ``permission``: ``A`` public (default), ``F`` friends, ``M`` only me (or PUBLIC/FRIEND/ONLY_ME).
+
+        Spec: social §4.1 story feed (post a note).
+
+        >>> tk.story.post_note("hello", permission="FRIEND")   # doctest: +SKIP
         """
         data = {"content": _text(content, True), **_common(permission, enable_share, android_exec_param,
                                                              ios_exec_param, android_market_param, ios_market_param)}
@@ -149,6 +163,10 @@ class StoryArea(Area):
         """Upload 1–10 images (paths, bytes or binary file objects; PNG/JPEG/GIF; each < 10 MB; a GIF alone).
 
         Returns the paths (carrying width and height) to pass unchanged as ``image_url_list``.
+
+        Spec: social §4.1 story feed (upload images).
+
+        >>> tk.story.upload(["photo.jpg"])   # doctest: +SKIP
         """
         checked = check_images(images)
         files = [(f"file[{n}]", (name, data, f"image/{'jpeg' if kind == 'jpg' else kind}"))
@@ -163,6 +181,10 @@ class StoryArea(Area):
 
         Give ``image_url_list`` (paths returned by :meth:`upload`, unchanged) or ``images`` (paths, bytes or file
         objects: they are uploaded first, in the same flow).
+
+        Spec: social §4.1 story feed (post a photo story).
+
+        >>> tk.story.post_photo(images=["photo.jpg"], content="sea")   # doctest: +SKIP
         """
         if (image_url_list is None) == (images is None):
             raise ParameterError("image_url_list", "give either image_url_list (uploaded paths) or images")
@@ -184,7 +206,12 @@ class StoryArea(Area):
 
     @endpoint("GET", "api", "/v1/api/story/linkinfo")
     def linkinfo(self, url: str) -> dict:
-        """The scrape step: the link-information object of a web page (pass it unchanged to :meth:`post_link`)."""
+        """The scrape step: the link-information object of a web page (pass it unchanged to :meth:`post_link`).
+
+        Spec: social §4.1 story feed (scrape a link).
+
+        >>> tk.story.linkinfo("https://example.com/")   # doctest: +SKIP
+        """
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ParameterError("url", "must be an http(s) URL", url)
         return self._call("GET", "/v1/api/story/linkinfo", "linkinfo", params={"url": url})
@@ -193,7 +220,12 @@ class StoryArea(Area):
     def post_link(self, link_info: "Mapping | str", content: str | None = None, *, permission: str | None = None,
                   enable_share: bool = False, android_exec_param=None, ios_exec_param=None,
                   android_market_param=None, ios_market_param=None):
-        """Post a link story; ``link_info`` is the scrape step's object, or a URL to scrape first (one flow)."""
+        """Post a link story; ``link_info`` is the scrape step's object, or a URL to scrape first (one flow).
+
+        Spec: social §4.1 story feed (post a link story).
+
+        >>> tk.story.post_link("https://example.com/", "worth a read")   # doctest: +SKIP
+        """
         data = {"content": _text(content, False), **_common(permission, enable_share, android_exec_param,
                                                               ios_exec_param, android_market_param, ios_market_param)}
         scrape = self.linkinfo.__wrapped__(self, link_info) if isinstance(link_info, str) else None
@@ -211,7 +243,12 @@ class StoryArea(Area):
     # ------------------------------------------------------------------ reading
     @endpoint("GET", "api", "/v1/api/story/mystory")
     def mystory(self, id: str) -> dict:
-        """One story with ``content``, ``comments`` and ``likes`` (the raw JSON object)."""
+        """One story with ``content``, ``comments`` and ``likes`` (the raw JSON object).
+
+        Spec: social §4.1 story feed (one story).
+
+        >>> tk.story.mystory("AAAAAAA.BBBBBBB")   # doctest: +SKIP
+        """
         return self._call("GET", "/v1/api/story/mystory", "mystory", params={"id": _id(id)})
 
     @endpoint("GET", "api", "/v1/api/story/mystories")
@@ -220,6 +257,10 @@ class StoryArea(Area):
 
         With ``expand_media`` (default) a photo story has one row per image (``media_index``, ``media.original``,
         ``media.xlarge``, ...); other stories one row with ``media_index`` empty. ``created_at`` is UTC.
+
+        Spec: social §4.1 story feed (the user's stories).
+
+        >>> tk.story.mystories()   # doctest: +SKIP
         """
         def parse(body, response):
             if raw:
@@ -237,21 +278,36 @@ class StoryArea(Area):
 
     @endpoint("GET", "api", "/v1/api/story/mystory")
     def comments(self, id: str):
-        """Comments of one story: one row per comment (``text``, ``writer.display_name``, ...)."""
+        """Comments of one story: one row per comment (``text``, ``writer.display_name``, ...).
+
+        Spec: social §4.1 story feed (one story's comments).
+
+        >>> tk.story.comments(tk.story.mystories().id[0])   # doctest: +SKIP
+        """
         return self._call("GET", "/v1/api/story/mystory", "comments", params={"id": _id(id)},
                           parse=lambda body, r: _reactions(body, "comments", ["text", "writer.display_name",
                                                                               "writer.profile_thumbnail_url"]))
 
     @endpoint("GET", "api", "/v1/api/story/mystory")
     def likes(self, id: str):
-        """Moods of one story: one row per friend (``emotion`` categorical, ``actor.display_name``, ...)."""
+        """Moods of one story: one row per friend (``emotion`` categorical, ``actor.display_name``, ...).
+
+        Spec: social §4.1 story feed (one story's likes).
+
+        >>> tk.story.likes(tk.story.mystories().id[0])   # doctest: +SKIP
+        """
         return self._call("GET", "/v1/api/story/mystory", "likes", params={"id": _id(id)},
                           parse=lambda body, r: _reactions(body, "likes", ["emotion", "actor.display_name",
                                                                            "actor.profile_thumbnail_url"]))
 
     @endpoint("DELETE", "api", "/v1/api/story/delete/mystory")
     def delete(self, id: str) -> None:
-        """Delete one of the user's stories (HTTP 200 with an empty body)."""
+        """Delete one of the user's stories (HTTP 200 with an empty body).
+
+        Spec: social §4.1 story feed (delete a story).
+
+        >>> tk.story.delete("AAAAAAA.BBBBBBB")   # doctest: +SKIP
+        """
         return self._call("DELETE", "/v1/api/story/delete/mystory", "delete", params={"id": _id(id)},
                           parse=lambda b, r: None)
 

@@ -123,7 +123,12 @@ class TalkArea(Area):
 
     @endpoint("GET", "api", "/v1/api/talk/profile")
     def profile(self) -> dict:
-        """The user's messenger profile (``id`` and the consented ``nickName``/image URLs); -501 for non-users."""
+        """The user's messenger profile (``id`` and the consented ``nickName``/image URLs); -501 for non-users.
+
+        Spec: social §4.2 messenger profile and friends (own profile).
+
+        >>> tk.talk.profile()   # doctest: +SKIP
+        """
         return self._user_call("GET", "/v1/api/talk/profile", "profile")
 
     # ------------------------------------------------------------------ friends
@@ -148,7 +153,12 @@ class TalkArea(Area):
     def friends(self, offset: int = 0, limit: int = 10, order: str = "asc", friend_order: str | None = None, *,
                 raw: bool = False):
         """One page of friends (``limit`` ≤ 100). ``total_count``, ``favorite_count``, ``before_url`` and
-        ``after_url`` are in ``df.attrs["meta"]``. ``friend_order="favorite"`` lists favorites first."""
+        ``after_url`` are in ``df.attrs["meta"]``. ``friend_order="favorite"`` lists favorites first.
+
+        Spec: social §4.2 messenger profile and friends.
+
+        >>> tk.talk.friends(limit=10)   # doctest: +SKIP
+        """
         return self._friends_call(offset, limit, order, friend_order, raw)
 
     @endpoint("GET", "api", "/v1/api/talk/friends")
@@ -158,6 +168,10 @@ class TalkArea(Area):
 
         ``df.attrs["meta"]`` holds ``total_count``, ``favorite_count``, ``pages`` and ``complete`` (False when
         the bound stopped the walk early).
+
+        Spec: social §4.2 messenger profile and friends (all pages).
+
+        >>> tk.talk.all_friends(page_size=50)   # doctest: +SKIP
         """
         if not isinstance(max_pages, int) or max_pages < 1:
             raise ParameterError("max_pages", "must be an integer >= 1", max_pages)
@@ -187,6 +201,10 @@ class TalkArea(Area):
         The viewer's profile, when ``viewer_id`` is given, is in ``df.attrs["meta"]["viewer"]``. Any unknown
         target fails the whole call (-2); an unknown viewer answers -101. ``method`` is ``POST`` (form body,
         the default) or ``GET`` (query); the service accepts both.
+
+        Spec: social §4.3 messenger profiles (admin key).
+
+        >>> tk.talk.profiles([4100000001, 4100000002])   # doctest: +SKIP
         """
         if method not in ("GET", "POST"):
             raise ParameterError("method", "must be 'GET' or 'POST'", method)
@@ -223,20 +241,35 @@ class TalkArea(Area):
 
     @endpoint("POST", "api", "/v2/api/talk/memo/default/send")
     def send_memo(self, template: Mapping) -> int:
-        """Send a default template (see :mod:`toolkit.templates`) to the user's own chatroom; returns result_code."""
+        """Send a default template (see :mod:`toolkit.templates`) to the user's own chatroom; returns result_code.
+
+        Spec: social §4.4 messages to the user's own chatroom (default template).
+
+        >>> tk.talk.send_memo({"object_type": "text", "text": "hi", "link": {}})   # doctest: +SKIP
+        """
         return self._memo("/v2/api/talk/memo/default/send", "send_memo", {"template_object": _template(template)})
 
     @endpoint("POST", "api", "/v2/api/talk/memo/send")
     def send_memo_custom(self, template_id: str, template_args: Mapping | None = None) -> int:
         """Send a custom template (template tool id) to the user's own chatroom. Without ``template_args`` the
-        placeholders appear literally as ``${KEY}``."""
+        placeholders appear literally as ``${KEY}``.
+
+        Spec: social §4.4 messages to the user's own chatroom (custom template).
+
+        >>> tk.talk.send_memo_custom("100", {"name": "Bo"})   # doctest: +SKIP
+        """
         return self._memo("/v2/api/talk/memo/send", "send_memo_custom",
                           {"template_id": _template_id(template_id), "template_args": _args(template_args)})
 
     @endpoint("POST", "api", "/v2/api/talk/memo/scrap/send")
     def send_memo_scrap(self, request_url: str, template_id: str | None = None,
                         template_args: Mapping | None = None) -> int:
-        """Scrape ``request_url`` (its domain must be a web domain of the app) and send it to oneself."""
+        """Scrape ``request_url`` (its domain must be a web domain of the app) and send it to oneself.
+
+        Spec: social §4.4 messages to the user's own chatroom (scrap).
+
+        >>> tk.talk.send_memo_scrap("https://example.com/")   # doctest: +SKIP
+        """
         return self._memo("/v2/api/talk/memo/scrap/send", "send_memo_scrap",
                           {"request_url": _url(request_url),
                            "template_id": _template_id(template_id) if template_id is not None else None,
@@ -254,6 +287,10 @@ class TalkArea(Area):
         Returns one row per recipient: ``status`` sent/failed with ``code`` and ``msg`` from ``failure_info``
         (the raw answer is in ``df.attrs["meta"]["response"]``). When a single recipient fails (or all fail),
         the service answers an error instead, raised as :class:`~toolkit.errors.ApiError` (e.g. code -532).
+
+        Spec: social §4.5 messages to friends (default template).
+
+        >>> tk.talk.send_to_friends(friends.uuid[:2], {"object_type": "text", "text": "hi", "link": {}})   # doctest: +SKIP
         """
         uuids = _uuids(receiver_uuids)
         return self._to_friends("/v1/api/talk/friends/message/default/send", "send_to_friends", uuids,
@@ -262,7 +299,12 @@ class TalkArea(Area):
     @endpoint("POST", "api", "/v1/api/talk/friends/message/send")
     def send_to_friends_custom(self, receiver_uuids, template_id: str, template_args: Mapping | None = None, *,
                                raw: bool = False):
-        """Send a custom template to 1–5 friends; same delivery report as :meth:`send_to_friends`."""
+        """Send a custom template to 1–5 friends; same delivery report as :meth:`send_to_friends`.
+
+        Spec: social §4.5 messages to friends (custom template).
+
+        >>> tk.talk.send_to_friends_custom(friends.uuid[:2], "100")   # doctest: +SKIP
+        """
         uuids = _uuids(receiver_uuids)
         return self._to_friends("/v1/api/talk/friends/message/send", "send_to_friends_custom", uuids,
                                 {"template_id": _template_id(template_id), "template_args": _args(template_args)},
@@ -271,7 +313,12 @@ class TalkArea(Area):
     @endpoint("POST", "api", "/v1/api/talk/friends/message/scrap/send")
     def send_to_friends_scrap(self, receiver_uuids, request_url: str, template_id: str | None = None,
                               template_args: Mapping | None = None, *, raw: bool = False):
-        """Scrape ``request_url`` and send it to 1–5 friends; same delivery report as :meth:`send_to_friends`."""
+        """Scrape ``request_url`` and send it to 1–5 friends; same delivery report as :meth:`send_to_friends`.
+
+        Spec: social §4.5 messages to friends (scrap).
+
+        >>> tk.talk.send_to_friends_scrap(friends.uuid[:2], "https://example.com/")   # doctest: +SKIP
+        """
         uuids = _uuids(receiver_uuids)
         return self._to_friends("/v1/api/talk/friends/message/scrap/send", "send_to_friends_scrap", uuids,
                                 {"request_url": _url(request_url),
@@ -283,6 +330,10 @@ class TalkArea(Area):
         """Sandbox only: what ``user_id`` received (memos and friend messages), newest first, as a DataFrame.
 
         ``title`` is the message's headline (content title, text, or list header).
+
+        Spec: social §4.4 and §4.5 messages (what a user received, sandbox only).
+
+        >>> tk.talk.received(4100000002)   # doctest: +SKIP
         """
         sandbox = self._client.sandbox
         if sandbox is None:

@@ -52,14 +52,24 @@ class UserArea(Area):
     # ------------------------------------------------------------------ profile
     @endpoint("GET", "api", "/v2/user/me")
     def me(self, *, target_id: int | None = None, property_keys: Iterable[str] | None = None):
-        """``GET /v2/user/me``: the user's id, ``connected_at``, properties and account data (by consent)."""
+        """``GET /v2/user/me``: the user's id, ``connected_at``, properties and account data (by consent).
+
+        Spec: identity §4.14 user management (retrieve user information).
+
+        >>> tk.user.me(target_id=4100000001)   # doctest: +SKIP
+        """
         params = {"property_keys": list(property_keys) if property_keys is not None else None}
         return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/me", a, params=params,
                                                                 name="user.me")))
 
     @endpoint("GET", "api", "/v1/oidc/userinfo")
     def userinfo(self, *, frame: bool = False):
-        """``GET /v1/oidc/userinfo`` (access token only): OpenID Connect claims; ``frame=True`` → one-row DataFrame."""
+        """``GET /v1/oidc/userinfo`` (access token only): OpenID Connect claims; ``frame=True`` → one-row DataFrame.
+
+        Spec: identity §4.13 OpenID Connect user information.
+
+        >>> tk.user.userinfo()["sub"]   # doctest: +SKIP
+        """
         def parse(body, response):
             if not frame:
                 return body
@@ -71,13 +81,23 @@ class UserArea(Area):
 
     @endpoint("GET", "api", "/v1/user/access_token_info")
     def access_token_info(self):
-        """``GET /v1/user/access_token_info``: ``{id, expires_in, app_id}`` of the current access token."""
+        """``GET /v1/user/access_token_info``: ``{id, expires_in, app_id}`` of the current access token.
+
+        Spec: identity §4.14 user management (access token information).
+
+        >>> tk.user.access_token_info()   # doctest: +SKIP
+        """
         return (yield from self._flow(None, lambda a: Call("GET", "api", "/v1/user/access_token_info", a,
                                                            name="user.access_token_info")))
 
     @endpoint("POST", "api", "/v1/user/update_profile")
     def update_profile(self, properties: Mapping[str, Any], *, target_id: int | None = None):
-        """``POST /v1/user/update_profile``: store app-specific user properties (string values; None deletes)."""
+        """``POST /v1/user/update_profile``: store app-specific user properties (string values; None deletes).
+
+        Spec: identity §4.14 user management (store user property).
+
+        >>> tk.user.update_profile({"level": "3"})   # doctest: +SKIP
+        """
         if not isinstance(properties, Mapping) or not properties:
             raise ParameterError("properties", "a non-empty dict of property name → string value")
         bad = [k for k, v in properties.items() if not isinstance(k, str) or (v is not None and not isinstance(v, str))]
@@ -89,7 +109,12 @@ class UserArea(Area):
 
     @endpoint("GET", "api", "/v1/user/ids")
     def ids(self, *, limit: int = 100, order: str = "asc", from_id: int | None = None):
-        """``GET /v1/user/ids`` (admin key): ids of the users linked to the app, one page."""
+        """``GET /v1/user/ids`` (admin key): ids of the users linked to the app, one page.
+
+        Spec: identity §4.14 user management (list users).
+
+        >>> tk.user.ids(limit=10)   # doctest: +SKIP
+        """
         if not isinstance(limit, int) or not 1 <= limit <= 100:
             raise ParameterError("limit", "must be 1 to 100", limit)
         if order not in ("asc", "desc"):
@@ -100,26 +125,46 @@ class UserArea(Area):
     # ------------------------------------------------------------------ link lifecycle
     @endpoint("POST", "api", "/v1/user/signup")
     def signup(self, properties: Mapping[str, str] | None = None, *, target_id: int | None = None):
-        """``POST /v1/user/signup``: complete a pending link (apps without auto-link)."""
+        """``POST /v1/user/signup``: complete a pending link (apps without auto-link).
+
+        Spec: identity §4.14 sign-up.
+
+        >>> tk.user.signup(target_id=4100000001)   # doctest: +SKIP
+        """
         data = {"properties": json.dumps(dict(properties), ensure_ascii=False) if properties else None}
         return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v1/user/signup", a, data=data,
                                                                 name="user.signup")))
 
     @endpoint("POST", "api", "/v1/user/unlink")
     def unlink(self, *, target_id: int | None = None):
-        """``POST /v1/user/unlink``: disconnect the user from the app (consents dropped, tokens revoked)."""
+        """``POST /v1/user/unlink``: disconnect the user from the app (consents dropped, tokens revoked).
+
+        Spec: identity §4.14 user management (unlink).
+
+        >>> tk.user.unlink(target_id=4100000001)   # doctest: +SKIP
+        """
         return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v1/user/unlink", a, data={},
                                                                 name="user.unlink")))
 
     @endpoint("POST", "api", "/v1/user/logout")
     def logout(self, *, target_id: int | None = None):
-        """``POST /v1/user/logout``: invalidate the user's tokens for the app. Returns ``{id}``."""
+        """``POST /v1/user/logout``: invalidate the user's tokens for the app. Returns ``{id}``.
+
+        Spec: identity §4.3 logout.
+
+        >>> tk.user.logout()   # doctest: +SKIP
+        """
         return Call("POST", "api", "/v1/user/logout", self.client.user_auth(target_id), data={}, name="user.logout")
 
     # ------------------------------------------------------------------ scopes
     @endpoint("GET", "api", "/v2/user/scopes")
     def scopes(self, scopes: Iterable[str] | None = None, *, target_id: int | None = None, raw: bool = False):
-        """``GET /v2/user/scopes`` as a DataFrame (one row per scope; ``revocable`` empty when not agreed)."""
+        """``GET /v2/user/scopes`` as a DataFrame (one row per scope; ``revocable`` empty when not agreed).
+
+        Spec: identity §4.5 scopes.
+
+        >>> tk.user.scopes(target_id=4100000001)   # doctest: +SKIP
+        """
         params = {"scopes": _ids(scopes, "scopes")}
         return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/scopes", a, params=params,
                                                                 parse=self._scopes_parse(raw), name="user.scopes")))
@@ -137,7 +182,12 @@ class UserArea(Area):
 
     @endpoint("POST", "api", "/v2/user/revoke/scopes")
     def revoke_scopes(self, scopes: Iterable[str], *, target_id: int | None = None, raw: bool = False):
-        """``POST /v2/user/revoke/scopes``: withdraw consent (only revocable scopes; -3 otherwise, -2 unknown)."""
+        """``POST /v2/user/revoke/scopes``: withdraw consent (only revocable scopes; -3 otherwise, -2 unknown).
+
+        Spec: identity §4.6 revoke scopes.
+
+        >>> tk.user.revoke_scopes(["friends"])   # doctest: +SKIP
+        """
         data = {"scopes": _ids(scopes, "scopes", required=True)}
         return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/scopes", a,
                                                                 data=data, parse=self._scopes_parse(raw),
@@ -147,7 +197,12 @@ class UserArea(Area):
     @endpoint("GET", "api", "/v2/user/service_terms")
     def service_terms(self, *, result: str = "agreed_service_terms", tags: Iterable[str] | None = None,
                       target_id: int | None = None, raw: bool = False):
-        """``GET /v2/user/service_terms`` as a DataFrame (``agreed_at`` tz-aware UTC)."""
+        """``GET /v2/user/service_terms`` as a DataFrame (``agreed_at`` tz-aware UTC).
+
+        Spec: identity §4.7 service terms.
+
+        >>> tk.user.service_terms(target_id=4100000001)   # doctest: +SKIP
+        """
         if result not in ("agreed_service_terms", "app_service_terms"):
             raise ParameterError("result", "must be 'agreed_service_terms' or 'app_service_terms'", result)
         tag_list = _ids(tags, "tags")
@@ -165,14 +220,24 @@ class UserArea(Area):
 
     @endpoint("POST", "api", "/v2/user/upgrade/service_terms")
     def upgrade_service_terms(self, tags: Iterable[str], *, target_id: int | None = None):
-        """``POST /v2/user/upgrade/service_terms``: record consent obtained by the app (``agreed_by`` KAPI)."""
+        """``POST /v2/user/upgrade/service_terms``: record consent obtained by the app (``agreed_by`` KAPI).
+
+        Spec: identity §4.9 upgrade service terms.
+
+        >>> tk.user.upgrade_service_terms(["marketing"])   # doctest: +SKIP
+        """
         data = {"tags": ",".join(_ids(tags, "tags", required=True))}
         return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/upgrade/service_terms", a,
                                                                 data=data, name="user.upgrade_service_terms")))
 
     @endpoint("POST", "api", "/v2/user/revoke/service_terms")
     def revoke_service_terms(self, tags: Iterable[str], *, target_id: int | None = None):
-        """``POST /v2/user/revoke/service_terms``: revoke revocable terms; never-agreed tags are omitted."""
+        """``POST /v2/user/revoke/service_terms``: revoke revocable terms; never-agreed tags are omitted.
+
+        Spec: identity §4.8 revoke service terms.
+
+        >>> tk.user.revoke_service_terms(["marketing", "location"])   # doctest: +SKIP
+        """
         data = {"tags": ",".join(_ids(tags, "tags", required=True))}
         return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/service_terms", a,
                                                                 data=data, name="user.revoke_service_terms")))
@@ -187,6 +252,10 @@ class UserArea(Area):
         The default address comes first, then newest first. ``all_pages=True`` follows ``from_updated_at`` paging
         (the ``updated_at`` of the last address) until a short page, at most ``max_pages`` requests.
         ``df.attrs["meta"]`` has ``user_id`` and ``shipping_addresses_needs_agreement``.
+
+        Spec: identity §4.15 shipping addresses.
+
+        >>> tk.user.shipping_addresses(target_id=4100000001)   # doctest: +SKIP
         """
         if not isinstance(page_size, int) or page_size < 2:
             raise ParameterError("page_size", "must be an integer of at least 2", page_size)
@@ -219,8 +288,10 @@ class UserArea(Area):
     @endpoint
     def consent_report(self, user_ids: Iterable[int] | None = None):
         """Admin key: a DataFrame users × scopes of ``agreed`` (bool), for the given users or every linked user
-        (all pages of ``GET /v1/user/ids``, identity §4.14; no cap). ``df.attrs["meta"]["agreement_rate"]`` is
-        the share of users agreeing per scope and ``["users"]`` the number of users read.
+        (all pages of ``GET /v1/user/ids``; no cap). ``df.attrs["meta"]["agreement_rate"]`` is the share of users
+        agreeing per scope and ``["users"]`` the number of users read.
+
+        Spec: identity §4.5 scopes, for many users (ids from identity §4.14 list users).
 
         >>> report = tk.user.consent_report()           # doctest: +SKIP
         >>> report.mean().sort_values()                 # share of users agreeing, per scope   # doctest: +SKIP
@@ -248,7 +319,12 @@ class UserArea(Area):
 
     @staticmethod
     def plot_consent(report, ax=None):
-        """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`."""
+        """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`.
+
+        Spec: identity §4.5 scopes (a chart of a consent report).
+
+        >>> tk.user.plot_consent(tk.user.consent_report())   # doctest: +SKIP
+        """
         import matplotlib.pyplot as plt
 
         from .plots import use_hangul_font

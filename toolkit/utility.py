@@ -87,6 +87,8 @@ class StatusArea(Area):
         :class:`StatusWarning` (the service answers 200 and ignores them).
 
         >>> tk.status.current(product=["navi", "local"], lang="en")     # doctest: +SKIP
+
+        Spec: location §4.13 current API status.
         """
         params = {"product": _ids(product, "product"), "api": _ids(api, "api"), "lang": _lang(lang)}
 
@@ -114,6 +116,8 @@ class StatusArea(Area):
         instead (the service keeps at most 30 days before today). ``date`` is a tz-aware UTC datetime.
 
         >>> tk.status.history(days=7, product="navi")               # doctest: +SKIP
+
+        Spec: location §4.14 API status history.
         """
         if days is not None:
             if start is not None:
@@ -128,15 +132,14 @@ class StatusArea(Area):
                 return body
             import json
 
-            from .frames import frame, to_utc
+            from .frames import frame
 
             warning = response.headers.get("x-status-warning")
             warning = json.loads(warning) if warning else None
             _warn(warning)
             rows = [dict(row, date=entry["date"]) for entry in body for row in _rows(entry["statuses"])]
             df = frame(rows, columns=["date", *STATUS_COLUMNS], categories={"status": STATUS_ORDER},
-                       meta={"warning": warning})
-            df["date"] = to_utc(df["date"])
+                       datetimes=["date"], meta={"warning": warning})
             if days is not None and len(df):
                 df = df[df["date"] > df["date"].max() - timedelta(days=days)].reset_index(drop=True)
             return df
@@ -150,6 +153,8 @@ class StatusArea(Area):
         Synchronous clients only (it makes two calls and draws).
 
         >>> fig = tk.status.report(days=14)                          # doctest: +SKIP
+
+        Spec: location §4.14 API status history (a summary of it).
         """
         if self._client._async:
             raise TypeError("report() draws a figure: use a synchronous client (toolkit.connect())")
@@ -186,6 +191,8 @@ class SystemArea(Area):
         scheduled ``exclusion`` (``change_date`` gives its date). ``updatedDate`` is in ``df.attrs["meta"]``.
 
         >>> tk.system.ips(rule_type="inbound")                        # doctest: +SKIP
+
+        Spec: location §4.12 IP lists.
         """
         if rule_type not in (None, "inbound", "outbound"):
             raise ParameterError("rule_type", "must be 'inbound', 'outbound' or None (both)", rule_type)

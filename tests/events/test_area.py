@@ -18,6 +18,7 @@ def area_tk(tk, monkeypatch):
 def test_area_inbox_platform_and_delivery_frame(server, area_tk):
     tk = area_tk
     with tk.events.inbox() as box:
+        empty_inbox, empty_log = box.frame(), tk.events.deliveries(wait=0)
         box.register(account_status_details=True)
         tk.sandbox.login(USER, scopes=["profile", "account_status_details"])
         tk.events.platform("account_disabled", user_id=USER)
@@ -27,6 +28,9 @@ def test_area_inbox_platform_and_delivery_frame(server, area_tk):
         assert list(df["event_type"]) == ["User Linked", "User Scope Consent", "Account Disabled"]
         log = tk.events.deliveries()
         assert list(log["state"]) == ["delivered"] * 3 and str(log["created_at"].dt.tz) == "UTC"
+        # the same typed columns before anything arrived (toolkit.frames.Schema)
+        assert len(empty_inbox) == 0 and empty_inbox.dtypes.equals(df.dtypes)
+        assert len(empty_log) == 0 and empty_log.dtypes.equals(log.dtypes)
         assert tk.events.settings()["account_status_details"] is True
     assert not box.running
 

@@ -92,8 +92,8 @@ async def read_fields(request: Request) -> dict[str, str]:
     if request.method in ("POST", "PUT", "DELETE"):
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):
-            form = await request.form()
-            text = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
+            async with request.form() as form:   # closes the temporary files of uploaded parts
+                text = [(k, v) for k, v in form.multi_items() if isinstance(v, str)]
             try:
                 check_fields(text)  # the guard's field rule, for multipart text fields it cannot see
             except InputError as exc:

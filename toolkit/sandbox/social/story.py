@@ -319,16 +319,16 @@ async def upload_multi(request: Request):
     user, _ = _story_user(request)
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         raise api_error(400, -602, "the upload body must be multipart/form-data")
-    form = await request.form(max_files=100, max_fields=100)
-    files = []
-    for name, value in form.multi_items():
-        if not isinstance(value, UploadFile):
-            continue
-        if not name.startswith("file"):
-            raise api_error(400, -602, f"part {name!r}: part names must start with 'file'")
-        if not value.filename:
-            raise api_error(400, -602, f"part {name!r} has no file name in Content-Disposition")
-        files.append((name, await value.read()))
+    async with request.form(max_files=100, max_fields=100) as form:   # closes the parts' temporary files
+        files = []
+        for name, value in form.multi_items():
+            if not isinstance(value, UploadFile):
+                continue
+            if not name.startswith("file"):
+                raise api_error(400, -602, f"part {name!r}: part names must start with 'file'")
+            if not value.filename:
+                raise api_error(400, -602, f"part {name!r} has no file name in Content-Disposition")
+            files.append((name, await value.read()))
     if not files:
         raise api_error(400, -602, "no image part (names start with 'file', each with a file name)")
     if len(files) > MAX_IMAGES:

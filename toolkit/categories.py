@@ -1,0 +1,51 @@
+"""Category group codes of place search (location §2, ``CategoryGroupCode``) with their Korean and English names.
+
+>>> CATEGORIES["CE7"]
+Category(ko='카페', en='cafe')
+>>> category_code("pm9")
+'PM9'
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from .errors import ParameterError
+
+__all__ = ["CATEGORIES", "Category", "category_code"]
+
+
+class Category(NamedTuple):
+    ko: str
+    en: str
+
+
+CATEGORIES: dict[str, Category] = {
+    "MT1": Category("대형마트", "supermarket"),
+    "CS2": Category("편의점", "convenience store"),
+    "PS3": Category("어린이집, 유치원", "daycare or kindergarten"),
+    "SC4": Category("학교", "school"),
+    "AC5": Category("학원", "private learning institute"),
+    "PK6": Category("주차장", "parking lot"),
+    "OL7": Category("주유소, 충전소", "gas or charging station"),
+    "SW8": Category("지하철역", "subway station"),
+    "BK9": Category("은행", "bank"),
+    "CT1": Category("문화시설", "cultural facility"),
+    "AG2": Category("중개업소", "real estate agency"),
+    "PO3": Category("공공기관", "public institution"),
+    "AT4": Category("관광명소", "attraction"),
+    "AD5": Category("숙박", "accommodation"),
+    "FD6": Category("음식점", "restaurant"),
+    "CE7": Category("카페", "cafe"),
+    "HP8": Category("병원", "hospital"),
+    "PM9": Category("약국", "pharmacy"),
+}
+"""code → (Korean name, English name), in the spec's order."""
+
+
+def category_code(value, name: str = "category_group_code") -> str:
+    """The category group code ``value`` in upper case, or a :class:`ParameterError` listing every code."""
+    code = value.strip().upper() if isinstance(value, str) else value
+    if code not in CATEGORIES:
+        listed = ", ".join(f"{c} {n.en}" for c, n in CATEGORIES.items())
+        raise ParameterError(name, f"must be a category group code: {listed}", value)
+    return code
