@@ -29,8 +29,7 @@ __all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", 
 
 HERE = Path(__file__).resolve().parent
 OSM = "OpenStreetMap"
-SANDBOX_ATTRIBUTION = ("toolkit sandbox tiles: legal-dong polygons (행정안전부) and a synthetic road graph; "
-                       "see datasets/README.md")
+SANDBOX_ATTRIBUTION = "toolkit sandbox map: legal-dong polygons, synthetic roads (datasets/README.md)"
 
 #: folium asset name → (kind, file of this folder). Names not listed are not needed by toolkit maps.
 ASSETS = {
@@ -98,6 +97,45 @@ def inline_assets(names) -> str:
     return "\n".join([*out, JQUERY_SHIM])
 
 
+def hangul_font_css(text: str) -> str:
+    """A ``<style>`` with the bundled Hangul font (NanumGothic, SIL OFL) cut down to the non-ASCII characters of
+    ``text`` and inlined as a WOFF data URL, used by the map's HTML text (tooltips, popups, legend, attribution),
+    so Hangul shows on a machine without a CJK font. Empty when ``text`` has no such character."""
+    chars = "".join(sorted({c for c in text if ord(c) > 0x2000}))
+    if not chars:
+        return ""
+    return ("<style>@font-face{font-family:'toolkit-hangul';src:url(data:font/woff;base64,"
+            f"{_font_subset(chars)}) format('woff')}}.leaflet-container,.toolkit-legend{{font-family:"
+            "'Helvetica Neue',Arial,Helvetica,'toolkit-hangul',sans-serif}</style>")
+
+
+@lru_cache(maxsize=64)
+def _font_subset(chars: str) -> str:
+    import base64
+    import io
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    from ..fonts import hangul_font_path
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)      # "TSI0 NOT subset …": tables it drops anyway
+    options = subset.Options()
+    options.flavor = "woff"
+    options.hinting = False
+    options.layout_features = []
+    options.name_IDs = [0, 1, 2]
+    font = TTFont(str(hangul_font_path()))
+    sub = subset.Subsetter(options)
+    sub.populate(text=chars)
+    sub.subset(font)
+    font.flavor = "woff"
+    buf = io.BytesIO()
+    font.save(buf)
+    return base64.b64encode(buf.getvalue()).decode()
+
+
 def _walk(element, seen=None):
     """The element and everything below it, in tree order: children, and the header/html/script parts that
     popups and figures keep outside their children."""
@@ -157,6 +195,8 @@ def _map_class():
             figure.script._children = type(figure.script._children)()
             figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
             super().render(**kwargs)
+            text = figure.html.render() + figure.script.render()
+            figure.header.add_child(Element(hangul_font_css(text)), name="toolkit_hangul_font")
             numbered = {id(e) for e in elements}
             for e in _walk(self):
                 if id(e) not in numbered:
@@ -219,7 +259,7 @@ def add_legend(m, title: str, items) -> None:
             color, label = item
             rows.append(f'<div><span style="display:inline-block;width:18px;height:5px;background:{color};'
                         f'vertical-align:middle;margin-right:6px"></span>{html.escape(str(label))}</div>')
-    box = ('<div class="toolkit-legend" style="position:absolute;bottom:24px;right:10px;z-index:1000;'
-           'background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font:12px sans-serif;'
+    box = ('<div class="toolkit-legend" style="position:absolute;top:10px;right:10px;z-index:1000;'
+           'background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font-size:12px;'
            f'box-shadow:0 1px 4px rgba(0,0,0,.4)"><b>{html.escape(title)}</b>{"".join(rows)}</div>')
     m.get_root().html.add_child(Element(box), name="toolkit_legend")
