@@ -1,6 +1,8 @@
 """folium maps of local-search frames: places (markers with popups, optional clustering, a search radius or
-rect) and geocoded frames (matched rows only). folium is imported when a map is drawn, never on
-``import toolkit``.
+rect) and geocoded frames (matched rows only), and choropleths of counts per region. folium is imported when
+a map is drawn, never on ``import toolkit``. Every map draws offline (Leaflet inlined, no CDN) on the sandbox's
+own tiles when the toolkit is bound to the sandbox, on OpenStreetMap against the service, or on ``tiles=``
+(see :mod:`toolkit.mapassets`); shown as the last expression of a notebook cell it draws inline.
 
 >>> m = places_map(tk.local.category("PM9", x=129.059, y=35.158, radius=500), center=(129.059, 35.158),
 ...                radius=500)                                          # doctest: +SKIP
@@ -60,9 +62,9 @@ def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place
 
     ``cluster`` defaults to True above 200 rows (MarkerCluster). ``center=(x, y)`` with ``radius`` (metres)
     draws the search circle; ``rect=(x1, y1, x2, y2)`` draws the search rectangle. The map is fitted to the
-    markers (and the circle/rect) when ``fit``. ``width``/``height``: the map's size. ``tiles``: the base layer (default: the sandbox's own tiles
-    when the toolkit is bound to the sandbox, else OpenStreetMap; see :mod:`toolkit.mapassets`). The map
-    loads nothing from a CDN: ``m.save(path)`` draws offline.
+    markers (and the circle/rect) when ``fit``. ``width``/``height``: the map's size. ``tiles``: the base
+    layer (default: the sandbox's own tiles when the toolkit is bound to the sandbox, else OpenStreetMap; see
+    :mod:`toolkit.mapassets`). The map loads nothing from a CDN: ``m.save(path)`` draws offline.
 
     >>> cafes = tk.local.keyword("카페", x=129.059, y=35.158, radius=500)     # doctest: +SKIP
     >>> places_map(cafes, center=(129.059, 35.158), radius=500)             # doctest: +SKIP
@@ -144,6 +146,13 @@ def fit(m, *bounds):
     return m
 
 
+def _rounded(geometry: dict, digits: int = 5) -> dict:
+    """The geometry with coordinates rounded to ``digits`` decimals (1e-5° ≈ 1 m: a smaller map, same look)."""
+    def walk(c):
+        return round(float(c), digits) if isinstance(c, (int, float)) else [walk(x) for x in c]
+    return dict(geometry, coordinates=walk(geometry.get("coordinates") or []))
+
+
 def counts_by_region(df, code: str = "b_code", status: str | None = "region_status"):
     """Rows per region code of a :meth:`~toolkit.local.LocalArea.regions_of` frame (matched rows only):
     a frame ``code, count`` sorted by code, ready for :func:`choropleth_map`."""
@@ -192,7 +201,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
         if only_counted and code not in values:
             continue
         props = dict(f.get("properties", {}), **{value: values.get(code)})
-        feats.append({"type": "Feature", "properties": props, "geometry": f["geometry"]})
+        feats.append({"type": "Feature", "properties": props, "geometry": _rounded(f["geometry"])})
     data = {"type": "FeatureCollection", "features": feats}
     shown = [values[str(f["properties"].get(key))] for f in feats if str(f["properties"].get(key)) in values]
     lo, hi = (min(shown), max(shown)) if shown else (0.0, 1.0)

@@ -53,18 +53,21 @@ def open_offline(page, path: Path, base_url: str) -> list[str]:
     return aborted
 
 
-def tile_sources(page) -> list[str]:
-    return page.eval_on_selector_all("img.leaflet-tile-loaded", "els => els.map(e => e.src)")
+def show(page, path: Path, base_url: str, shot: str) -> list[str]:
+    """Open a saved map offline, screenshot it, check it asked for nothing beyond loopback and drew its base
+    layer from the sandbox's tiles; returns the tile URLs."""
+    aborted = open_offline(page, path, base_url)
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / shot))
+    assert aborted == []
+    tiles = page.eval_on_selector_all("img.leaflet-tile-loaded", "els => els.map(e => e.src)")
+    assert tiles and all(t.startswith(f"{base_url}/sandbox/tiles/") for t in tiles)
+    return tiles
 
 
 def test_places_map_draws_offline_with_sandbox_tiles_and_clusters(page, maps, sandbox_server):
     tk, paths, n = maps
-    aborted = open_offline(page, paths["places"], sandbox_server.base_url)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "places_map.png"))
-    assert aborted == []
-    tiles = tile_sources(page)
-    assert tiles and all(t.startswith(f"{sandbox_server.base_url}/sandbox/tiles/") for t in tiles)
+    tiles = show(page, paths["places"], sandbox_server.base_url, "places_map.png")
     clusters = page.locator(".marker-cluster").count()
     dots = page.locator(".toolkit-dot").count()
     shown = sum(int(t) for t in page.locator(".marker-cluster span").all_inner_texts()) + dots
@@ -75,12 +78,7 @@ def test_places_map_draws_offline_with_sandbox_tiles_and_clusters(page, maps, sa
 
 def test_route_map_draws_offline_with_lines_markers_and_legend(page, maps, sandbox_server):
     tk, paths, n = maps
-    aborted = open_offline(page, paths["route"], sandbox_server.base_url)
-    SHOTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(SHOTS / "route_map.png"))
-    assert aborted == []
-    tiles = tile_sources(page)
-    assert tiles and all("/sandbox/tiles/" in t for t in tiles)
+    tiles = show(page, paths["route"], sandbox_server.base_url, "route_map.png")
     paths_drawn = page.locator("path.leaflet-interactive").count()
     assert paths_drawn >= n["roads"]                  # one polyline per road (+ guide dots)
     assert page.locator(".toolkit-dot").all_inner_texts() == ["S", "1", "E"]
@@ -88,5 +86,6 @@ def test_route_map_draws_offline_with_lines_markers_and_legend(page, maps, sandb
     assert "traffic" in legend and any("가" <= c <= "힣" for c in legend)
     # Hangul text is drawn with the inlined font subset (no CJK system font needed)
     assert page.evaluate("() => document.fonts.check('12px toolkit-hangul', '지체')")
-    assert page.evaluate("() => [...document.fonts].some(f => f.family.includes('toolkit-hangul') && f.status === 'loaded')")
+    assert page.evaluate("() => [...document.fonts].some(f => f.family.includes('toolkit-hangul')"
+                         " && f.status === 'loaded')")
     print(f"route map: {len(tiles)} tiles, {paths_drawn} SVG paths for {n['roads']} roads")

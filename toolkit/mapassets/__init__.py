@@ -126,7 +126,8 @@ def _font_subset(chars: str) -> str:
     options.hinting = False
     options.layout_features = []
     options.name_IDs = [0, 1, 2]
-    font = TTFont(str(hangul_font_path()))
+    options.recalc_timestamp = False
+    font = TTFont(str(hangul_font_path()), recalcTimestamp=False)    # same bytes on every run
     sub = subset.Subsetter(options)
     sub.populate(text=chars)
     sub.subset(font)
