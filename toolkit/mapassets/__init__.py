@@ -21,6 +21,8 @@ just before it renders, so the same map renders to the same HTML (notebooks stay
 """
 from __future__ import annotations
 
+import re
+import types
 from functools import lru_cache
 from pathlib import Path
 
@@ -83,7 +85,13 @@ def resolve_tiles(tiles=None, data=None) -> str:
 # ------------------------------------------------------------------ assets
 @lru_cache(maxsize=None)
 def _read(name: str) -> str:
-    return (HERE / ASSETS[name][1]).read_text(encoding="utf-8")
+    """An asset's text without indentation (as :func:`_squeezed_render` would leave it; the files are ES5 and
+    CSS: no multi-line strings)."""
+    return _squeeze((HERE / ASSETS[name][1]).read_text(encoding="utf-8"))
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\n\s+", "\n", text)
 
 
 def inline_assets(names) -> str:
@@ -195,6 +203,9 @@ def _map_class():
             # previous render had other names, so start it empty
             figure.script._children = type(figure.script._children)()
             figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
+            rules = sorted({e._toolkit_css for e in elements if hasattr(e, "_toolkit_css")})
+            if rules:
+                figure.header.add_child(Element(f"<style>{DOT_CSS}{''.join(rules)}</style>"), name="toolkit_dots")
             super().render(**kwargs)
             text = figure.html.render() + figure.script.render()
             figure.header.add_child(Element(hangul_font_css(text)), name="toolkit_hangul_font")
@@ -228,18 +239,33 @@ def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):
     else:
         folium.TileLayer(chosen).add_to(m)
     m.toolkit_tiles = chosen
+    figure = m.get_root()
+    figure.render = types.MethodType(_squeezed_render, figure)
     return m
 
 
+def _squeezed_render(figure, **kwargs) -> str:
+    """The figure's HTML without the indentation and blank lines of folium's templates (a third of a map of
+    many markers; whitespace at the start of a line means nothing in its HTML, JS or CSS)."""
+    return _squeeze(type(figure).render(figure, **kwargs))
+
+
+DOT_CSS = (".toolkit-dot{border-radius:50%;border:2px solid #fff;box-shadow:0 0 3px rgba(0,0,0,.6);color:#fff;"
+           "font-weight:bold;font-family:sans-serif;text-align:center;box-sizing:border-box}")
+
+
 def dot_icon(color: str, size: int = 14, label: str = ""):
-    """A small round marker icon (a ``folium.DivIcon``, no icon font): ``label`` (a letter) inside it."""
+    """A small round marker icon (a ``folium.DivIcon``, no icon font): ``label`` (a letter) inside it. Its look
+    is one CSS class per colour and size, written once per map (a map of many markers stays small)."""
+    import html
+
     import folium
 
-    style = (f"width:{size}px;height:{size}px;border-radius:50%;background:{color};border:2px solid #fff;"
-             f"box-shadow:0 0 3px rgba(0,0,0,.6);color:#fff;font:bold {max(size - 6, 8)}px/{size}px sans-serif;"
-             "text-align:center")
-    return folium.DivIcon(html=f'<div style="{style}">{label}</div>', icon_size=(size + 4, size + 4),
-                          icon_anchor=(size // 2 + 2, size // 2 + 2), class_name="toolkit-dot")
+    cls = f"tk-{color.lstrip('#')}-{size}"
+    icon = folium.DivIcon(html=html.escape(label), icon_size=(size + 4, size + 4),
+                          icon_anchor=(size // 2 + 2, size // 2 + 2), class_name=f"toolkit-dot {cls}")
+    icon._toolkit_css = f".{cls}{{background:{color};font-size:{max(size - 6, 8)}px;line-height:{size}px}}"
+    return icon
 
 
 def add_legend(m, title: str, items) -> None:
