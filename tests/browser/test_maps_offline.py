@@ -73,7 +73,23 @@ def test_places_map_draws_offline_with_sandbox_tiles_and_clusters(page, maps, sa
     shown = sum(int(t) for t in page.locator(".marker-cluster span").all_inner_texts()) + dots
     assert clusters > 0 and shown == n["cafes"]                 # every cafe is in a cluster or drawn as a dot
     assert page.locator("path.leaflet-interactive").count() >= 2      # the search circle and its centre
-    print(f"places map: {len(tiles)} tiles, {clusters} clusters, {dots} single markers, {n['cafes']} cafes")
+    # clicks on a cluster zoom in until it splits (or, at the last zoom, spiderfies): single markers (the
+    # toolkit's dots) appear, with popups
+    for _ in range(5):
+        if page.locator(".toolkit-dot").count():
+            break
+        page.locator(".marker-cluster").first.click()
+        page.wait_for_timeout(800)
+    assert page.locator(".toolkit-dot").count() > 0
+    page.wait_for_function("() => [...document.querySelectorAll('img.leaflet-tile')]"
+                           ".every(img => img.classList.contains('leaflet-tile-loaded'))")
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(SHOTS / "places_map_zoomed.png"))
+    after = page.locator(".toolkit-dot").count()
+    page.locator(".toolkit-dot").first.click()
+    assert page.locator(".leaflet-popup-content").inner_text().startswith("place_name")
+    print(f"places map: {len(tiles)} tiles, {clusters} clusters, {dots} single markers, {n['cafes']} cafes; "
+          f"after a click on a cluster: {after} single markers")
 
 
 def test_route_map_draws_offline_with_lines_markers_and_legend(page, maps, sandbox_server):
