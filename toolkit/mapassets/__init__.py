@@ -18,6 +18,11 @@ most recent ``toolkit.connect()`` of the process (:func:`default_tiles`).
 
 Element ids: folium gives every element a random id; a toolkit map renumbers them (1, 2, 3 … in tree order)
 just before it renders, so the same map renders to the same HTML (notebooks stay strictly comparable).
+
+Also inlined: a one-line stand-in for the only jQuery call folium's popups make, and the bundled Hangul font
+(NanumGothic) cut down to the characters the map shows, so tooltips, popups and legends show Hangul on a
+machine without a CJK font. The rendered HTML drops the templates' indentation (a map of many markers is a third
+smaller).
 """
 from __future__ import annotations
 
@@ -273,7 +278,7 @@ def dot_icon(color: str, size: int = 14, label: str = ""):
 
 
 def add_legend(m, title: str, items) -> None:
-    """A legend in the map's lower right corner: ``items`` are ``(colour, label)`` pairs, or one
+    """A legend in the map's upper right corner: ``items`` are ``(colour, label)`` pairs, or one
     ``("gradient", [colours], low, high)`` tuple for a continuous scale."""
     import html
 
