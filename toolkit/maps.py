@@ -1,6 +1,8 @@
 """folium maps of local-search frames: places (markers with popups, optional clustering, a search radius or
-rect) and geocoded frames (matched rows only). folium is imported when a map is drawn, never on
-``import toolkit``.
+rect) and geocoded frames (matched rows only), and choropleths of counts per region. folium is imported when
+a map is drawn, never on ``import toolkit``. Every map draws offline (Leaflet inlined, no CDN) on the sandbox's
+own tiles when the toolkit is bound to the sandbox, on OpenStreetMap against the service, or on ``tiles=``
+(see :mod:`toolkit.mapassets`); shown as the last expression of a notebook cell it draws inline.
 
 >>> m = places_map(tk.local.category("PM9", x=129.059, y=35.158, radius=500), center=(129.059, 35.158),
 ...                radius=500)                                          # doctest: +SKIP
@@ -39,7 +41,7 @@ def _points(df, x: str, y: str):
     return keep, list(zip(keep[y].astype(float), keep[x].astype(float)))
 
 
-def _base(points, center, zoom, tiles=None, data=None):
+def _base(points, center, zoom, tiles=None, data=None, width="100%", height=520):
     import folium
 
     if center is not None:
@@ -48,27 +50,27 @@ def _base(points, center, zoom, tiles=None, data=None):
         start = (sum(p[0] for p in points) / len(points), sum(p[1] for p in points) / len(points))
     else:
         start = (35.1541, 129.0594)
-    return folium, new_map(start, zoom_start=zoom, tiles=tiles, data=data)
+    return folium, new_map(start, zoom_start=zoom, tiles=tiles, data=data, width=width, height=height)
 
 
 def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place_name", "category_name",
                                                                             "road_address_name", "distance"),
                tooltip: str | None = "place_name", cluster: bool | None = None, center=None, radius=None,
                rect=None, zoom: int = 15, fit: bool = True, tiles: str | None = None,
-               color: str = "#1f77b4"):
+               color: str = "#1f77b4", width="100%", height=520):
     """A folium map with one marker (a round dot) per row (rows without coordinates are skipped).
 
     ``cluster`` defaults to True above 200 rows (MarkerCluster). ``center=(x, y)`` with ``radius`` (metres)
     draws the search circle; ``rect=(x1, y1, x2, y2)`` draws the search rectangle. The map is fitted to the
-    markers (and the circle/rect) when ``fit``. ``tiles``: the base layer (default: the sandbox's own tiles
-    when the toolkit is bound to the sandbox, else OpenStreetMap; see :mod:`toolkit.mapassets`). The map
-    loads nothing from a CDN: ``m.save(path)`` draws offline.
+    markers (and the circle/rect) when ``fit``. ``width``/``height``: the map's size. ``tiles``: the base
+    layer (default: the sandbox's own tiles when the toolkit is bound to the sandbox, else OpenStreetMap; see
+    :mod:`toolkit.mapassets`). The map loads nothing from a CDN: ``m.save(path)`` draws offline.
 
     >>> cafes = tk.local.keyword("카페", x=129.059, y=35.158, radius=500)     # doctest: +SKIP
     >>> places_map(cafes, center=(129.059, 35.158), radius=500)             # doctest: +SKIP
     """
     keep, points = _points(df, x, y)
-    folium, m = _base(points, center, zoom, tiles, df)
+    folium, m = _base(points, center, zoom, tiles, df, width, height)
     layer = m
     if cluster or (cluster is None and len(points) > 200):
         from folium.plugins import MarkerCluster
@@ -98,7 +100,7 @@ def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place
 
 
 def geocoded_map(df, column: str | None = None, *, cluster: bool | None = None, zoom: int = 14, fit: bool = True,
-                 tiles: str | None = None):
+                 tiles: str | None = None, width="100%", height=520):
     """A map of the rows :meth:`toolkit.local.LocalArea.geocode` matched (status ``matched`` or ``ambiguous``);
     popups show the input text, the address found and the status.
 
@@ -109,7 +111,7 @@ def geocoded_map(df, column: str | None = None, *, cluster: bool | None = None, 
     found = df[df["geocode_status"].isin(["matched", "ambiguous"])]
     fields = [c for c in (column, "geocode_address", "geocode_status", "geocode_matches") if c]
     return places_map(found, popup=fields, tooltip=column or "geocode_address", cluster=cluster, zoom=zoom,
-                      fit=fit, tiles=resolve_tiles(tiles, df))
+                      fit=fit, tiles=resolve_tiles(tiles, df), width=width, height=height)
 
 
 # --------------------------------------------------------------------------- region polygons
@@ -144,6 +146,13 @@ def fit(m, *bounds):
     return m
 
 
+def _rounded(geometry: dict, digits: int = 5) -> dict:
+    """The geometry with coordinates rounded to ``digits`` decimals (1e-5° ≈ 1 m: a smaller map, same look)."""
+    def walk(c):
+        return round(float(c), digits) if isinstance(c, (int, float)) else [walk(x) for x in c]
+    return dict(geometry, coordinates=walk(geometry.get("coordinates") or []))
+
+
 def counts_by_region(df, code: str = "b_code", status: str | None = "region_status"):
     """Rows per region code of a :meth:`~toolkit.local.LocalArea.regions_of` frame (matched rows only):
     a frame ``code, count`` sorted by code, ready for :func:`choropleth_map`."""
@@ -159,7 +168,7 @@ def counts_by_region(df, code: str = "b_code", status: str | None = "region_stat
 def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", code_column: str = "code",
                    name_property: str = "name", only_counted: bool = True, colors=("#ffffcc", "#fd8d3c", "#800026"),
                    caption: str | None = None, zoom: int = 12, fit_bounds: bool = True, places=None,
-                   tiles: str | None = None):
+                   tiles: str | None = None, width="100%", height=520):
     """A choropleth of region polygons coloured by a count (or any number) per region.
 
     ``counts``: a DataFrame with ``code_column`` and ``value`` (e.g. from :func:`counts_by_region`) or a
@@ -192,7 +201,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
         if only_counted and code not in values:
             continue
         props = dict(f.get("properties", {}), **{value: values.get(code)})
-        feats.append({"type": "Feature", "properties": props, "geometry": f["geometry"]})
+        feats.append({"type": "Feature", "properties": props, "geometry": _rounded(f["geometry"])})
     data = {"type": "FeatureCollection", "features": feats}
     shown = [values[str(f["properties"].get(key))] for f in feats if str(f["properties"].get(key)) in values]
     lo, hi = (min(shown), max(shown)) if shown else (0.0, 1.0)
@@ -201,7 +210,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
     scale = LinearColormap(list(colors), vmin=lo, vmax=hi, caption=caption or value)
     bounds = geojson_bounds(data)
     start = ((bounds[0][0] + bounds[1][0]) / 2, (bounds[0][1] + bounds[1][1]) / 2) if bounds else (35.1541, 129.0594)
-    m = new_map(start, zoom_start=zoom, tiles=tiles, data=counts)
+    m = new_map(start, zoom_start=zoom, tiles=tiles, data=counts, width=width, height=height)
 
     def style(feature):
         v = feature["properties"].get(value)

@@ -18,7 +18,8 @@ from pathlib import Path
 import httpx
 
 ROOT = Path(__file__).resolve().parents[2]
-CENTRES = [(129.059, 35.157), (129.035, 35.105), (129.105, 35.163), (129.085, 35.205)]   # 서면, 남포, 광안, 동래
+#: 서면, 남포, 광안, 동래
+CENTRES = [(129.059, 35.157), (129.035, 35.105), (129.105, 35.163), (129.085, 35.205)]
 
 
 def tile_of(lon: float, lat: float, z: int) -> tuple[int, int]:

@@ -157,3 +157,18 @@ def test_bad_input_is_a_clear_error():
 
     with pytest.raises(ValueError, match="columns 'x' and 'y'"):
         places_map(pd.DataFrame({"a": [1]}))
+
+
+def test_the_inlined_hangul_font_is_the_same_bytes_on_every_run():
+    import base64
+    import io
+
+    from fontTools.ttLib import TTFont
+
+    from toolkit.fonts import hangul_font_path
+
+    mapassets._font_subset.cache_clear()
+    sub = TTFont(io.BytesIO(base64.b64decode(mapassets._font_subset("서면카페"))))
+    assert sub.flavor == "woff" and {chr(c) for c in sub.getBestCmap()} >= set("서면카페")
+    # fontTools would stamp the time of the run into the head table (and the stored notebooks would differ)
+    assert sub["head"].modified == TTFont(str(hangul_font_path()))["head"].modified

@@ -18,9 +18,16 @@ most recent ``toolkit.connect()`` of the process (:func:`default_tiles`).
 
 Element ids: folium gives every element a random id; a toolkit map renumbers them (1, 2, 3 … in tree order)
 just before it renders, so the same map renders to the same HTML (notebooks stay strictly comparable).
+
+Also inlined: a one-line stand-in for the only jQuery call folium's popups make, and the bundled Hangul font
+(NanumGothic) cut down to the characters the map shows, so tooltips, popups and legends show Hangul on a
+machine without a CJK font. The rendered HTML drops the templates' indentation (a map of many markers is a third
+smaller).
 """
 from __future__ import annotations
 
+import re
+import types
 from functools import lru_cache
 from pathlib import Path
 
@@ -29,8 +36,7 @@ __all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", 
 
 HERE = Path(__file__).resolve().parent
 OSM = "OpenStreetMap"
-SANDBOX_ATTRIBUTION = ("toolkit sandbox tiles: legal-dong polygons (행정안전부) and a synthetic road graph; "
-                       "see datasets/README.md")
+SANDBOX_ATTRIBUTION = "toolkit sandbox map: legal-dong polygons, synthetic roads (datasets/README.md)"
 
 #: folium asset name → (kind, file of this folder). Names not listed are not needed by toolkit maps.
 ASSETS = {
@@ -84,7 +90,13 @@ def resolve_tiles(tiles=None, data=None) -> str:
 # ------------------------------------------------------------------ assets
 @lru_cache(maxsize=None)
 def _read(name: str) -> str:
-    return (HERE / ASSETS[name][1]).read_text(encoding="utf-8")
+    """An asset's text without indentation (as :func:`_squeezed_render` would leave it; the files are ES5 and
+    CSS: no multi-line strings)."""
+    return _squeeze((HERE / ASSETS[name][1]).read_text(encoding="utf-8"))
+
+
+def _squeeze(text: str) -> str:
+    return re.sub(r"\n\s+", "\n", text)
 
 
 def inline_assets(names) -> str:
@@ -96,6 +108,50 @@ def inline_assets(names) -> str:
             body = _read(name)
             out.append(f"<style>{body}</style>" if kind == "css" else f"<script>{body}</script>")
     return "\n".join([*out, JQUERY_SHIM])
+
+
+def hangul_font_css(text: str) -> str:
+    """A ``<style>`` with the bundled Hangul font (NanumGothic, SIL OFL) cut down to the non-ASCII characters of
+    ``text`` and inlined as a WOFF data URL, used by the map's HTML text (tooltips, popups, legend, attribution),
+    so Hangul shows on a machine without a CJK font. Empty when ``text`` has no such character."""
+    chars = "".join(sorted({c for c in text if ord(c) > 0x2000}))
+    if not chars:
+        return ""
+    # the base64 is cut into lines of 40 with CSS line continuations (backslash-newline, removed by the CSS
+    # parser), so no long run of it looks like a token to the notebooks' secret scan
+    data = _font_subset(chars)
+    wrapped = "\\\n".join(data[i:i + 40] for i in range(0, len(data), 40))
+    return ("<style>@font-face{font-family:'toolkit-hangul';src:url('data:font/woff;base64,"
+            f"{wrapped}') format('woff')}}.leaflet-container,.toolkit-legend{{font-family:"
+            "'Helvetica Neue',Arial,Helvetica,'toolkit-hangul',sans-serif}</style>")
+
+
+@lru_cache(maxsize=64)
+def _font_subset(chars: str) -> str:
+    import base64
+    import io
+    import logging
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    from ..fonts import hangul_font_path
+
+    logging.getLogger("fontTools").setLevel(logging.ERROR)      # "TSI0 NOT subset …": tables it drops anyway
+    options = subset.Options()
+    options.flavor = "woff"
+    options.hinting = False
+    options.layout_features = []
+    options.name_IDs = [0, 1, 2]
+    options.recalc_timestamp = False
+    font = TTFont(str(hangul_font_path()), recalcTimestamp=False)    # same bytes on every run
+    sub = subset.Subsetter(options)
+    sub.populate(text=chars)
+    sub.subset(font)
+    font.flavor = "woff"
+    buf = io.BytesIO()
+    font.save(buf)
+    return base64.b64encode(buf.getvalue()).decode()
 
 
 def _walk(element, seen=None):
@@ -156,7 +212,12 @@ def _map_class():
             # previous render had other names, so start it empty
             figure.script._children = type(figure.script._children)()
             figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
+            rules = sorted({e._toolkit_css for e in elements if hasattr(e, "_toolkit_css")})
+            if rules:
+                figure.header.add_child(Element(f"<style>{DOT_CSS}{''.join(rules)}</style>"), name="toolkit_dots")
             super().render(**kwargs)
+            text = figure.html.render() + figure.script.render()
+            figure.header.add_child(Element(hangul_font_css(text)), name="toolkit_hangul_font")
             numbered = {id(e) for e in elements}
             for e in _walk(self):
                 if id(e) not in numbered:
@@ -187,22 +248,37 @@ def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):
     else:
         folium.TileLayer(chosen).add_to(m)
     m.toolkit_tiles = chosen
+    figure = m.get_root()
+    figure.render = types.MethodType(_squeezed_render, figure)
     return m
 
 
+def _squeezed_render(figure, **kwargs) -> str:
+    """The figure's HTML without the indentation and blank lines of folium's templates (a third of a map of
+    many markers; whitespace at the start of a line means nothing in its HTML, JS or CSS)."""
+    return _squeeze(type(figure).render(figure, **kwargs))
+
+
+DOT_CSS = (".toolkit-dot{border-radius:50%;border:2px solid #fff;box-shadow:0 0 3px rgba(0,0,0,.6);color:#fff;"
+           "font-weight:bold;font-family:sans-serif;text-align:center;box-sizing:border-box}")
+
+
 def dot_icon(color: str, size: int = 14, label: str = ""):
-    """A small round marker icon (a ``folium.DivIcon``, no icon font): ``label`` (a letter) inside it."""
+    """A small round marker icon (a ``folium.DivIcon``, no icon font): ``label`` (a letter) inside it. Its look
+    is one CSS class per colour and size, written once per map (a map of many markers stays small)."""
+    import html
+
     import folium
 
-    style = (f"width:{size}px;height:{size}px;border-radius:50%;background:{color};border:2px solid #fff;"
-             f"box-shadow:0 0 3px rgba(0,0,0,.6);color:#fff;font:bold {max(size - 6, 8)}px/{size}px sans-serif;"
-             "text-align:center")
-    return folium.DivIcon(html=f'<div style="{style}">{label}</div>', icon_size=(size + 4, size + 4),
-                          icon_anchor=(size // 2 + 2, size // 2 + 2), class_name="toolkit-dot")
+    cls = f"tk-{color.lstrip('#')}-{size}"
+    icon = folium.DivIcon(html=html.escape(label), icon_size=(size + 4, size + 4),
+                          icon_anchor=(size // 2 + 2, size // 2 + 2), class_name=f"toolkit-dot {cls}")
+    icon._toolkit_css = f".{cls}{{background:{color};font-size:{max(size - 6, 8)}px;line-height:{size}px}}"
+    return icon
 
 
 def add_legend(m, title: str, items) -> None:
-    """A legend in the map's lower right corner: ``items`` are ``(colour, label)`` pairs, or one
+    """A legend in the map's upper right corner: ``items`` are ``(colour, label)`` pairs, or one
     ``("gradient", [colours], low, high)`` tuple for a continuous scale."""
     import html
 
@@ -219,7 +295,7 @@ def add_legend(m, title: str, items) -> None:
             color, label = item
             rows.append(f'<div><span style="display:inline-block;width:18px;height:5px;background:{color};'
                         f'vertical-align:middle;margin-right:6px"></span>{html.escape(str(label))}</div>')
-    box = ('<div class="toolkit-legend" style="position:absolute;bottom:24px;right:10px;z-index:1000;'
-           'background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font:12px sans-serif;'
+    box = ('<div class="toolkit-legend" style="position:absolute;top:10px;right:10px;z-index:1000;'
+           'background:rgba(255,255,255,.9);padding:6px 8px;border-radius:4px;font-size:12px;'
            f'box-shadow:0 1px 4px rgba(0,0,0,.4)"><b>{html.escape(title)}</b>{"".join(rows)}</div>')
     m.get_root().html.add_child(Element(box), name="toolkit_legend")

@@ -54,7 +54,8 @@ def main(argv: list[str]) -> int:
                     data = tar.extractfile(member).read()
                     digest = hashlib.sha256(data).hexdigest()
                     if check:
-                        same = expected.get(target) == digest == hashlib.sha256((HERE / target).read_bytes()).hexdigest()
+                        here = hashlib.sha256((HERE / target).read_bytes()).hexdigest()
+                        same = expected.get(target) == digest == here
                         print(f"{target}: {'ok' if same else 'DIFFERS'}")
                         bad += not same
                     else:
