@@ -55,8 +55,8 @@ class LabProcess:
         cmd = [sys.executable, "-m", "toolkit.cli", "lab", "--notebooks", str(self.notebooks), "--",
                "--no-browser", f"--port={self.port}", f"--ServerApp.token={self.token}",
                "--ServerApp.port_retries=0", *self.lab_args]
-        self.proc = subprocess.Popen(cmd, env=env, stdout=self.log.open("wb"), stderr=subprocess.STDOUT,
-                                     cwd=self.workdir)
+        with self.log.open("wb") as log:   # the child keeps its own copy of the descriptor
+            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.workdir)
         deadline = time.monotonic() + self.startup_timeout
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

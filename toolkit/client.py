@@ -304,6 +304,20 @@ class SandboxHandle:
         total = seconds + 60 * minutes + 3600 * hours + 86400 * days
         return self._call("POST", "/sandbox/clock", json={"advance": total})
 
+    def freeze(self, at: str | None = "2026-11-20T09:00:00Z") -> dict:
+        """Stop the sandbox clock (at ``at``, RFC 3339; None keeps the current instant): times in the answers
+        no longer move, so a notebook's numbers match its stored page on every run. The clock then moves only
+        by :meth:`advance`; :meth:`unfreeze` lets it tick again.
+
+        >>> tk.sandbox.freeze()              # 2026-11-20 09:00 UTC, the sandbox's start  # doctest: +SKIP
+        """
+        body = {"freeze": True} if at is None else {"set": at, "freeze": True}
+        return self._call("POST", "/sandbox/clock", json=body)
+
+    def unfreeze(self) -> dict:
+        """Let the sandbox clock tick with real time again (from the instant it shows now)."""
+        return self._call("POST", "/sandbox/clock", json={"freeze": False})
+
     def set_quota(self, api: str, limit: int | None) -> dict:
         """Set the daily quota of an API id (None removes it); exceeding it answers code -10."""
         return self._call("POST", "/sandbox/quotas", json={"api": api, "limit": limit})

@@ -553,7 +553,13 @@ class OAuthArea(Area):
 
     def demo_user(self, email: str | None, user_id: int | None) -> tuple[str, int]:
         """(e-mail, user id) of the demo user a headless sandbox login asks for; a :class:`ParameterError` for
-        one the sandbox does not know (checked before any page is driven: no silent fallback to another user)."""
+        one the sandbox does not know (checked before any page is driven: no silent fallback to another user).
+
+        Spec: identity §4.1 authorization request (the user who logs in; sandbox only).
+
+        >>> tk.oauth.demo_user("jun@sandbox.test", None)       # doctest: +SKIP
+        ('jun@sandbox.test', 4100000002)
+        """
         if email is None and user_id is None:
             raise ParameterError("email", "give the e-mail (or user_id) of a demo user")
         users = self.client.sandbox.demo_users()
@@ -571,7 +577,12 @@ class OAuthArea(Area):
 
     def browser_for(self, email: str):
         """The headless browser for a login as ``email``: the current one while it holds that user's account
-        session, else a new one (a different user starts a new session; the previous cookies are dropped)."""
+        session, else a new one (a different user starts a new session; the previous cookies are dropped).
+
+        Spec: identity §4.1 authorization request (the account session of the login pages; sandbox only).
+
+        >>> tk.oauth.browser_for("minji@sandbox.test")         # doctest: +SKIP
+        """
         import httpx
 
         if self._browser is not None and (self._browser_user != email.lower() or self._browser.is_closed):

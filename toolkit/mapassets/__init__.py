@@ -144,13 +144,13 @@ def _font_subset(chars: str) -> str:
     options.layout_features = []
     options.name_IDs = [0, 1, 2]
     options.recalc_timestamp = False
-    font = TTFont(str(hangul_font_path()), recalcTimestamp=False)    # same bytes on every run
-    sub = subset.Subsetter(options)
-    sub.populate(text=chars)
-    sub.subset(font)
-    font.flavor = "woff"
-    buf = io.BytesIO()
-    font.save(buf)
+    with TTFont(str(hangul_font_path()), recalcTimestamp=False) as font:    # same bytes on every run
+        sub = subset.Subsetter(options)
+        sub.populate(text=chars)
+        sub.subset(font)
+        font.flavor = "woff"
+        buf = io.BytesIO()
+        font.save(buf)
     return base64.b64encode(buf.getvalue()).decode()
 
 

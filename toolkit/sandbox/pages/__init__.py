@@ -41,13 +41,14 @@ def font_bytes(name: str) -> bytes | None:
     if bold is None:
         return None
     try:
-        font = TTFont(str(hangul_font_path(bold)), lazy=True)
+        path = hangul_font_path(bold)
     except FontMissingError:
         return None
-    for table in [t for t in font.keys() if t.startswith("TSI")]:
-        del font[table]
-    out = io.BytesIO()
-    font.save(out)
+    with TTFont(str(path), lazy=True) as font:        # closes the TTF file it reads from
+        for table in [t for t in font.keys() if t.startswith("TSI")]:
+            del font[table]
+        out = io.BytesIO()
+        font.save(out)
     return out.getvalue()
 
 
