@@ -26,7 +26,8 @@ No road network ships in any registry package, so the graph is *derived*; see th
      tunnel "수정산터널(가상)" across 수정산 between 동구 and 부산진구 (toll 1,000 KRW, the real tunnel's
      small-car fare, motorway, 70 km/h) and an elevated car-only road "동서고가로(가상)" (motorway, no toll,
      70 km/h). Their alignment is a straight line between two graph nodes, not the real alignment.
-   * ``ferry``: none (the four districts have no car ferry); the flag exists and is always false.
+   * ``ferry``: none (no car ferry is modelled); the flag exists and is always false.
+   * crossings: the real bridges of ``CROSSINGS`` (no building address traces them), straight-line alignment.
 
 Run: ``.venv/bin/python datasets/build/build_roads.py`` (deterministic; gzip header without timestamp).
 """
