@@ -214,9 +214,8 @@ class World:
             if landmarks.exists():
                 extra = _read_rows(landmarks)
                 assert extra.pop(0) == header
-                rows += extra
-            rows.sort(key=lambda r: r[0])                         # by id
-            cols = dict(zip(header, (list(c) for c in zip(*rows))))
+                rows = extra + rows            # both files are sorted by id, and "B…" ids sort before "MA…"
+            cols = dict(zip(header, zip(*rows)))
             cols["_x"] = list(map(float, cols["x"]))
             cols["_y"] = list(map(float, cols["y"]))
             cols["_name"] = _norm("\n".join(cols["place_name"])).split("\n")
@@ -567,7 +566,8 @@ class Model:
                 want = prefix.lstrip("H")
                 rows = [i for i in rows if codes[i].startswith(want)]
             text = P["_text"]
-            rows = [i for i in rows if all(n in text[i] for n in needles)]
+            for n in needles:                                  # one pass per word (no generator per row)
+                rows = [i for i in rows if n in text[i]]
         if category:
             groups = P["category_group_code"]
             rows = [i for i in rows if groups[i] == category]
