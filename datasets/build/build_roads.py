@@ -26,7 +26,8 @@ No road network ships in any registry package, so the graph is *derived*; see th
      tunnel "수정산터널(가상)" across 수정산 between 동구 and 부산진구 (toll 1,000 KRW, the real tunnel's
      small-car fare, motorway, 70 km/h) and an elevated car-only road "동서고가로(가상)" (motorway, no toll,
      70 km/h). Their alignment is a straight line between two graph nodes, not the real alignment.
-   * ``ferry``: none (the four districts have no car ferry); the flag exists and is always false.
+   * ``ferry``: none (no car ferry is modelled); the flag exists and is always false.
+   * crossings: the real bridges of ``CROSSINGS`` (no building address traces them), straight-line alignment.
 
 Run: ``.venv/bin/python datasets/build/build_roads.py`` (deterministic; gzip header without timestamp).
 """
@@ -54,10 +55,10 @@ MX = 111_320.0 * math.cos(math.radians(LAT0))   # metres per degree of longitude
 MY = 110_940.0                                    # metres per degree of latitude
 JUNCTION_M = 35.0
 BRIDGE_M = 500.0
-# a cluster of >= 10 vertexes (a village, an industrial estate) farther out is joined up to 2.5 km away: the
+# any other piece of road (a village, an industrial estate, an island hamlet) is joined up to 5 km away: the
 # roads between them carry no building address, so nothing traces them
-BRIDGE_FAR_M = 2500.0
-BRIDGE_FAR_MIN_NODES = 10
+BRIDGE_FAR_M = 5000.0
+BRIDGE_FAR_MIN_NODES = 2
 SPLIT_M = 400.0
 SPEEDS = {"arterial": 50, "main": 40, "local": 30}
 SCHOOL_RADIUS_M = 300.0
@@ -197,22 +198,29 @@ def build() -> dict:
         g.add_edges_from((e["u"], e["v"]) for e in edges)
         return g
 
+    # bridges, nearest first: each pass joins the one piece closest to the main component (so a group of
+    # far pieces is joined by one long link and short links among themselves, not by one long link each)
+    from scipy.spatial import cKDTree
+
     bridges = 0
     while True:
         comps = sorted(nx.connected_components(graph()), key=len, reverse=True)
-        main = np.fromiter(comps[0], int)
-        added = False
-        for comp in comps[1:]:
-            c = np.fromiter(comp, int)
-            d2 = (nx_[c][:, None] - nx_[main][None, :]) ** 2 + (ny_[c][:, None] - ny_[main][None, :]) ** 2
-            i, j = np.unravel_index(np.argmin(d2), d2.shape)
-            reach = BRIDGE_FAR_M if len(c) >= BRIDGE_FAR_MIN_NODES else BRIDGE_M
-            if d2[i, j] <= reach ** 2:
-                edges.append({"u": int(c[i]), "v": int(main[j]), "road": -1, "k": 0})
-                bridges += 1
-                added = True
-        if not added:
+        if len(comps) == 1:
             break
+        main = np.fromiter(sorted(comps[0]), int)
+        tree_main = cKDTree(np.column_stack([nx_[main], ny_[main]]))
+        best = None
+        for comp in comps[1:]:
+            c = np.fromiter(sorted(comp), int)
+            d, j = tree_main.query(np.column_stack([nx_[c], ny_[c]]))
+            i = int(np.argmin(d))
+            reach = BRIDGE_FAR_M if len(c) >= BRIDGE_FAR_MIN_NODES else BRIDGE_M
+            if d[i] <= reach and (best is None or d[i] < best[0]):
+                best = (float(d[i]), int(c[i]), int(main[j[i]]))
+        if best is None:
+            break
+        edges.append({"u": best[1], "v": best[2], "road": -1, "k": 0})
+        bridges += 1
 
     # synthetic toll / motorway links
     comp_main = max(nx.connected_components(graph()), key=len)

@@ -157,3 +157,14 @@ def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):
     sub = df[(df["route"] == 0) & (df["mode"] == "SUBWAY")]
     assert lines <= set(sub["line"]) and len(sub) >= 2
     assert df[df["route"] == 0]["distance"].sum() > 5000
+
+
+def test_places_index_holds_exactly_the_rows_of_the_place_files():
+    """places_index.json.gz (read by the sandbox) is derived from places.csv.gz + landmarks.csv, nothing else."""
+    index = json.loads(gzip.decompress((DATA / "places_index.json.gz").read_bytes()))
+    rows = sorted(_rows("places.csv.gz") + _rows("landmarks.csv"), key=lambda r: r["id"])
+    assert index["rows"] == len(rows) and index["columns"] == list(rows[0])
+    cols = dict(zip(index["columns"], index["data"]))
+    assert cols["id"] == [r["id"] for r in rows]
+    for name in index["columns"]:
+        assert cols[name] == [r[name] for r in rows], name

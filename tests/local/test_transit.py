@@ -75,9 +75,9 @@ def test_walk_and_subway_both_offered_sorted_by_duration(tk):
 
 def test_no_route_codes(tk):
     far = tk.local.public_transit((129.0, 35.0), NAMPO, departure_time=EVENING)
-    assert far.empty and far.attrs["meta"]["routes"][0]["result_code"] == 101
+    assert far.empty and far.attrs["meta"]["routes"][0]["result_code"] == 102
     far_dest = tk.local.public_transit(NAMPO, (129.0, 35.0), departure_time=EVENING)
-    assert far_dest.attrs["meta"]["routes"][0]["result_code"] == 102
+    assert far_dest.attrs["meta"]["routes"][0]["result_code"] == 103
     same = tk.local.public_transit(NAMPO, NAMPO)
     assert same.attrs["meta"]["routes"][0]["result_code"] == 104
     night = tk.local.public_transit(NAMPO, SEOMYEON, departure_time=datetime(2026, 11, 21, 3, 0))

@@ -313,3 +313,28 @@ def test_invariants_hold_for_any_city_points(tk, idx, priority, avoid, alternati
             assert route["summary"]["fare"]["toll"] == 0 and not names & TOLL_ROADS
         if "motorway" in avoid:
             assert not names & MOTORWAYS
+
+
+def test_road_event_and_many_no_road_codes(tk):
+    """105/106/107: with avoid=roadevent, a point whose nearest road node has only road-event edges;
+    201/203/302: a point with no road within 1000 m in the many-origin/destination calls."""
+    import numpy as np
+
+    from toolkit.sandbox.navi.graph import road_graph
+
+    g = road_graph(Path(__file__).resolve().parents[2] / "datasets")
+    node = next(int(n) for n in g.snap_ids if g.all_events_at(int(n)))
+    ev = (float(g.lon[node]), float(g.lat[node]))
+    assert g.snap(*ev)[0] == node and np.isfinite(g.lon[node])
+    codes = lambda r: r.routes[0]["result_code"]  # noqa: E731
+    assert codes(tk.navi.directions(ev, SEOMYEON, avoid=["roadevent"])) == 105
+    assert codes(tk.navi.directions(SEOMYEON, ev, avoid=["roadevent"])) == 106
+    assert codes(tk.navi.directions(NAMPO, SEOMYEON, waypoints=[ev], avoid=["roadevent"])) == 107
+    assert codes(tk.navi.directions(ev, SEOMYEON)) == 0                  # without the avoid it is driven
+    sea = (129.22, 35.11)                                                 # open sea, 7 km off the destination
+    near_sea = [("a", 129.24, 35.06), ("b", SEOMYEON[0], SEOMYEON[1])]
+    assert list(tk.navi.origins(near_sea, (129.2, 35.1), radius=10000)["result_code"])[:1] == [203]
+    df = tk.navi.origins([("s", *sea)], (129.2, 35.17), radius=10000)
+    assert list(df["result_code"]) == [201]
+    df = tk.navi.destinations((129.2, 35.17), [("s", *sea)], radius=10000)
+    assert list(df["result_code"]) == [302]

@@ -220,21 +220,27 @@ class World:
         with self._lock:
             if "places" in self.__dict__:
                 return
-            rows = _read_rows(self._root / "places.csv.gz", gz=True)
-            header = rows.pop(0)
-            landmarks = self._root / "landmarks.csv"
-            if landmarks.exists():
-                extra = _read_rows(landmarks)
-                assert extra.pop(0) == header
-                rows += extra
-            rows.sort(key=lambda r: r[0])                         # by id
-            cols = dict(zip(header, (list(c) for c in zip(*rows))))
+            index = self._root / "places_index.json.gz"
+            if index.exists():                  # the same rows as columns, built at dataset-build time
+                data = json.loads(gzip.decompress(index.read_bytes()))
+                cols = dict(zip(data["columns"], data["data"]))
+                size = data["rows"]
+            else:
+                rows = _read_rows(self._root / "places.csv.gz", gz=True)
+                header = rows.pop(0)
+                landmarks = self._root / "landmarks.csv"
+                if landmarks.exists():
+                    extra = _read_rows(landmarks)
+                    assert extra.pop(0) == header
+                    rows = extra + rows        # both files are sorted by id, and "B…" ids sort before "MA…"
+                cols = dict(zip(header, zip(*rows)))
+                size = len(rows)
             cols["_x"] = list(map(float, cols["x"]))
             cols["_y"] = list(map(float, cols["y"]))
             cols["_name"] = _norm("\n".join(cols["place_name"])).split("\n")
             texts = _norm("\n".join(map("|".join, zip(cols["category_name"], cols["category_group_name"]))))
             cols["_text"] = [n + "|" + t for n, t in zip(cols["_name"], texts.split("\n"))]
-            self.size = len(rows)
+            self.size = size
             self.places = cols
             _freeze()
 

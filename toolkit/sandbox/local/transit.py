@@ -68,8 +68,8 @@ when none). ``summary.distance`` / ``duration`` are the sums of the legs; ``arri
 duration, rounded down to the minute.
 
 **No route** (HTTP 200, one route with only ``result_code`` and ``result_msg``, as the navi sandbox does):
-104 origin and destination within 5 m of each other; 101 no station within ``max_walk`` of the origin (and the
-walk is too long); 102 the same for the destination; 1 otherwise (e.g. both ends only near the same station, or
+104 origin and destination within 5 m of each other; 102 no station within ``max_walk`` of the origin (and the
+walk is too long); 103 the same for the destination; 1 otherwise (e.g. both ends only near the same station, or
 no train at that hour and the walk is too long). The codes mirror the navi sandbox's.
 """
 from __future__ import annotations
@@ -100,8 +100,8 @@ TRANSFER_SECONDS = 300
 SERVICE_START_H, SERVICE_END_H = 5, 24
 FARE_1, FARE_2, SECTION_M = 1600, 1800, 10_000
 SAME_POINT_M = 5.0
-MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 101: "출발지 주변의 역을 찾을 수 없음",
-       102: "도착지 주변의 역을 찾을 수 없음", 104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}
+MSG = {0: "길찾기 성공", 1: "길찾기 결과를 찾을 수 없음", 102: "출발지 주변의 역을 찾을 수 없음",
+       103: "도착지 주변의 역을 찾을 수 없음", 104: "출발지와 도착지가 5 m 이내로 설정된 경우 경로를 탐색할 수 없음"}
 
 
 @dataclass(frozen=True)
@@ -251,7 +251,7 @@ def plan(net: Network, origin: dict, destination: dict, depart: float, max_walk:
         routes.append(_route(origin, destination, [dict(leg) for leg in best], depart))
     if routes:
         return sorted(routes, key=lambda r: r["summary"]["duration"])
-    code = 101 if not starts else 102 if not ends else 1
+    code = 102 if not starts else 103 if not ends else 1
     return [{"result_code": code, "result_msg": MSG[code]}]
 
 
