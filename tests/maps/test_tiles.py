@@ -2,9 +2,9 @@
 generically from whatever datasets folder the sandbox has."""
 from __future__ import annotations
 
-import gzip
 import io
 import json
+from pathlib import Path
 import math
 
 import httpx
@@ -70,16 +70,16 @@ def test_tiles_are_cached(sandbox_server):
 def test_the_renderer_reads_whatever_districts_the_datasets_hold(tmp_path):
     """Datasets with only 해운대구 (its dongs and the roads near it): its name is a label, another district's is
     not, and a tile over it has roads."""
-    src = json.loads(open("datasets/local/regions_b.geojson", encoding="utf-8").read())
+    data = Path(__file__).resolve().parents[2] / "datasets"
+    src = json.loads((data / "local" / "regions_b.geojson").read_text("utf-8"))
     keep = [f for f in src["features"] if f["properties"]["name"] == "해운대구"
             or (f["properties"]["level"] == "emd" and f["properties"]["region_2depth_name"] == "해운대구")]
     assert keep
     (tmp_path / "local").mkdir()
     (tmp_path / "local" / "regions_b.geojson").write_text(json.dumps({"type": "FeatureCollection",
                                                                       "features": keep}), encoding="utf-8")
-    roads = json.loads(gzip.decompress(open("datasets/navi/roads.json.gz", "rb").read()))
     (tmp_path / "navi").mkdir()
-    (tmp_path / "navi" / "roads.json.gz").write_bytes(gzip.compress(json.dumps(roads).encode()))
+    (tmp_path / "navi" / "roads.json.gz").write_bytes((data / "navi" / "roads.json.gz").read_bytes())
     rend = TileRenderer(tmp_path)
     assert [name for *_, name, _ in rend.labels["sigungu"]] == ["해운대구"]
     assert len(rend.labels["emd"]) == len(keep) - 1
