@@ -8,7 +8,7 @@ import pytest
 
 from toolkit.errors import ParameterError
 from toolkit.frames import TEXT, Schema, frame
-from toolkit.local import ADDRESS_SCHEMA, COORD2ADDRESS_SCHEMA, PLACE_SCHEMA, REGION_SCHEMA
+from toolkit.local import ADDRESS_SCHEMA, BUSAN_RECT, COORD2ADDRESS_SCHEMA, PLACE_SCHEMA, REGION_SCHEMA
 
 SEA = (131.5, 33.0)          # open sea south-east of Korea: no region, no address, no place
 SEOMYEON = (129.0592, 35.1579)
@@ -60,7 +60,8 @@ def test_coord2address_regions_and_places_empty_at_sea(tk):
     assert regions_sea.dtypes.equals(tk.local.regions(*SEOMYEON).dtypes)
     near = tk.local.category("PM9", x=SEOMYEON[0], y=SEOMYEON[1], radius=2000)
     _same_shape(tk.local.category("PM9", x=SEA[0], y=SEA[1], radius=10), near, PLACE_SCHEMA)
-    _same_shape(tk.local.keyword("없는가게이름zz"), tk.local.keyword("약국"), PLACE_SCHEMA)
+    _same_shape(tk.local.keyword("없는가게이름zz", rect=BUSAN_RECT), tk.local.keyword("약국", rect=BUSAN_RECT),
+                PLACE_SCHEMA)
 
 
 def test_status_history_and_ip_lists_keep_their_types_when_empty(tk):

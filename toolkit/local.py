@@ -5,9 +5,9 @@ systems, keyword and category place search, bulk geocoding of a DataFrame column
 >>> tk.local.address("전포동 341-17")                             # one row per document, address.* / road_address.*
 >>> tk.local.regions(129.0682, 35.1541)                           # B and H regions of a point
 >>> tk.local.transcoord(129.0682, 35.1541, output_coord="WTM")
->>> tk.local.keyword("부산진구 카페", size=5)                      # meta["same_name"] in df.attrs["meta"]
+>>> tk.local.keyword("부산진구 카페", rect=BUSAN_RECT, size=5)     # meta["same_name"] in df.attrs["meta"]
 >>> tk.local.category("PM9", x=129.059, y=35.158, radius=500, sort="distance")
->>> tk.local.keyword_all("약국", max_pages=3)                      # all pages, within the 45-page cap
+>>> tk.local.keyword_all("약국", x=129.059, y=35.158, radius=1000, max_pages=3)   # all pages, 45-page cap
 >>> tk.local.geocode(df, "address", cache="geo.sqlite")           # adds x, y and geocode_* columns
 >>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
 >>> tk.local.geocode(["전포동 341-17", "중앙대로 692"])             # a list (tuple, Index, Series, dask) too
@@ -26,12 +26,14 @@ from .coords import lonlat, number
 from .errors import ParameterError
 from .frames import TEXT, Schema
 
-__all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES"]
+__all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
 
 COORD_SYSTEMS = ("WGS84", "WCONGNAMUL", "CONGNAMUL", "WTM", "TM", "KTM", "UTM", "BESSEL", "WKTM", "WUTM")
 GEO_COORD_SYSTEMS = COORD_SYSTEMS[:5]
 CATEGORY_GROUP_CODES = tuple(CATEGORIES)
 ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
+#: The sandbox world's rectangle (Busan): ``rect=`` of a whole-city keyword or category search.
+BUSAN_RECT = (128.76, 34.88, 129.32, 35.40)
 
 # Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not), plus
 # ``region_4depth_name`` in every address object, as the real platform sends it (empty string when none).
@@ -114,7 +116,8 @@ def _area_params(x, y, radius, rect, sort, need_area: bool) -> dict:
             raise ParameterError("rect", "must be four numbers: left x, left y, right x, right y", rect)
         rect = ",".join(repr(_float("rect", v)) for v in parts)
     if need_area and rect is None and (x is None or radius is None):
-        raise ParameterError("x/y/radius/rect", "category search needs x, y and radius, or rect")
+        raise ParameterError("x/y/radius/rect", "a keyword or category search needs the centre (x, y and radius) "
+                             "or rect (location §4.5); for a whole city pass its rect, e.g. toolkit.local.BUSAN_RECT")
     _choice("sort", sort, ("accuracy", "distance"))
     if sort == "distance" and x is None:
         raise ParameterError("sort", "'distance' needs x and y", sort)
@@ -431,7 +434,7 @@ class LocalArea(Area):
         params = {"query": _text("query", query)}
         if category_group_code is not None:
             params["category_group_code"] = category_code(category_group_code)
-        params.update(_area_params(x, y, radius, rect, sort, need_area=False))
+        params.update(_area_params(x, y, radius, rect, sort, need_area=True))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
         return self._call("/v2/local/search/keyword", params, _place_frame, "local.keyword", _fmt(fmt), raw)
 
@@ -445,13 +448,15 @@ class LocalArea(Area):
     def keyword(self, query: str, category_group_code: str | None = None, *, x=None, y=None, radius=None,
                 rect=None, page: int = 1, size: int = 15, sort: str = "accuracy", format: str = "json",
                 raw: bool = False):
-        """Keyword place search. ``distance`` (metres, float) is filled when x, y are given;
+        """Keyword place search within a circle (``x``, ``y``, ``radius`` in metres) or a ``rect`` — one of them is
+        required (location §4.5; :data:`BUSAN_RECT` covers the sandbox's city). ``distance`` (metres, float) is
+        filled when x, y are given;
         ``df.attrs["meta"]["same_name"]`` says which region the query named. ``category_group_code`` filters
         by one of :data:`toolkit.CATEGORIES` (e.g. ``"CE7"`` cafe, ``"pm9"`` pharmacy).
 
         Spec: location §4.5 keyword search.
 
-        >>> tk.local.keyword("부산진구 카페", size=5)   # doctest: +SKIP
+        >>> tk.local.keyword("부산진구 카페", rect=BUSAN_RECT, size=5)   # doctest: +SKIP
         """
         return self._keyword_call(query, category_group_code, x, y, radius, rect, page, size, sort, format, raw)
 
@@ -462,7 +467,7 @@ class LocalArea(Area):
 
         Spec: location §4.5 keyword search (all pages).
 
-        >>> tk.local.keyword_all("약국", max_pages=3)   # doctest: +SKIP
+        >>> tk.local.keyword_all("약국", x=129.059, y=35.158, radius=1000, max_pages=3)   # doctest: +SKIP
         """
         return self._pages(lambda page: self._keyword_call(query, category_group_code, x, y, radius, rect, page,
                                                            size, sort), max_pages)

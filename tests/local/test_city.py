@@ -12,6 +12,7 @@ import httpx
 import pytest
 
 from tests.local.test_local import get
+from toolkit.local import BUSAN_RECT
 
 DATA = Path(__file__).resolve().parents[2] / "datasets" / "local"
 DISTRICTS = {"중구", "서구", "동구", "영도구", "부산진구", "동래구", "남구", "북구", "해운대구", "사하구", "금정구",
@@ -73,7 +74,8 @@ def test_category_search_finds_each_group_somewhere_in_the_city(sandbox_server, 
 @pytest.mark.parametrize("query, group", [("서면역", "SW8"), ("부산대학교", "SC4"), ("자갈치시장", ""),
                                           ("용두산공원", "AT4"), ("부산시립미술관", "CT1"), ("해운대구청", "PO3")])
 def test_keyword_finds_landmarks_by_name(sandbox_server, query, group):
-    docs = get(sandbox_server, "/v2/local/search/keyword.json", query=query).json()["documents"]
+    docs = get(sandbox_server, "/v2/local/search/keyword.json", query=query,
+               rect=",".join(map(str, BUSAN_RECT))).json()["documents"]
     assert docs and docs[0]["place_name"].startswith(query) and docs[0]["category_group_code"] == group
     assert all("distance" not in d for d in docs)           # no centre sent: no distance
 

@@ -11,6 +11,7 @@ import pandas as pd
 import pytest
 
 from toolkit import errors
+from toolkit.local import BUSAN_RECT
 
 JSON = "application/json;charset=UTF-8"
 XML = "text/xml;charset=UTF-8"
@@ -183,13 +184,14 @@ def test_transcoord_known_values_and_round_trips(sandbox_server):
 
 # ---------------------------------------------------------------------------- 4.5–4.6 places
 def test_keyword_region_recognition(sandbox_server):
-    body = get(sandbox_server, "/v2/local/search/keyword.json", query="부산진구 카페").json()
+    city = rect=",".join(map(str, BUSAN_RECT))
+    body = get(sandbox_server, "/v2/local/search/keyword.json", query="부산진구 카페", rect=city).json()
     assert body["meta"]["same_name"] == {"region": ["부산광역시 부산진구"], "keyword": "카페",
                                          "selected_region": "부산광역시 부산진구"}
     assert body["meta"]["pageable_count"] == 45 and body["meta"]["total_count"] > 45
     assert all(d["address_name"].startswith("부산광역시 부산진구") for d in body["documents"])
     assert all("distance" not in d for d in body["documents"]) and len(body["documents"]) == 15
-    plain = get(sandbox_server, "/v2/local/search/keyword.json", query="카페").json()
+    plain = get(sandbox_server, "/v2/local/search/keyword.json", query="카페", rect=city).json()
     assert plain["meta"]["same_name"] == {"region": [], "keyword": "카페", "selected_region": ""}
     assert plain["meta"]["total_count"] > body["meta"]["total_count"]
 
@@ -207,12 +209,16 @@ def test_place_conditional_rules_and_bounds(sandbox_server):
     k = "/v2/local/search/keyword.json"
     assert "radius" in err(get(sandbox_server, k, query="약국", radius=100))
     assert "together" in err(get(sandbox_server, k, query="약국", x=129.0))
-    assert "distance" in err(get(sandbox_server, k, query="약국", sort="distance"))
+    assert "distance" in err(get(sandbox_server, k, query="약국", sort="distance", rect="129.0,35.1,129.1,35.2"))
     for bad in ({"radius": 20001}, {"radius": -1}, {"page": 46}, {"size": 16}, {"size": 0}):
         err(get(sandbox_server, k, query="약국", x=129.05, y=35.15, **bad))
     err(get(sandbox_server, k, query="약국", rect="1,2,3"))
     err(get(sandbox_server, k, query="약국", category_group_code="XX1"))
     err(get(sandbox_server, k))
+    # location §4.5 as stated: the centre set or rect is required for a keyword search too
+    assert "rect" in err(get(sandbox_server, k, query="약국"))
+    assert "rect" in err(get(sandbox_server, k, query="약국", x=129.05, y=35.15))
+    assert get(sandbox_server, k, query="약국", x=129.05, y=35.15, radius=100).status_code == 200
     c = "/v2/local/search/category.json"
     err(get(sandbox_server, c, x=129.05, y=35.15, radius=100))            # code required
     assert "rect" in err(get(sandbox_server, c, category_group_code="PM9"))
@@ -235,7 +241,7 @@ def test_category_by_rect_has_empty_distance_and_null_same_name(sandbox_server):
 def test_place_paging_stops_at_45(sandbox_server):
     ids = []
     for page in (1, 2, 3, 4):
-        body = get(sandbox_server, "/v2/local/search/keyword.json", query="카페", page=page).json()
+        body = get(sandbox_server, "/v2/local/search/keyword.json", query="카페", page=page, rect=",".join(map(str, BUSAN_RECT))).json()
         ids += [d["id"] for d in body["documents"]]
         assert body["meta"]["is_end"] == (page >= 3)
     assert len(ids) == len(set(ids)) == 45
@@ -244,8 +250,9 @@ def test_place_paging_stops_at_45(sandbox_server):
 def test_quota_error_minus_10(fresh_server):
     r = httpx.post(fresh_server.base_url + "/sandbox/quotas", json={"api": "local_search_keyword", "limit": 1})
     assert r.status_code < 300
-    assert get(fresh_server, "/v2/local/search/keyword.json", query="카페").status_code == 200
-    err(get(fresh_server, "/v2/local/search/keyword.json", query="카페"), 400, -10)
+    city = rect=",".join(map(str, BUSAN_RECT))
+    assert get(fresh_server, "/v2/local/search/keyword.json", query="카페", rect=city).status_code == 200
+    err(get(fresh_server, "/v2/local/search/keyword.json", query="카페", rect=city), 400, -10)
 
 
 # ---------------------------------------------------------------------------- client
@@ -260,14 +267,14 @@ def test_client_frames(tk):
     assert tc.loc[0, "x"] == pytest.approx(200000.0, abs=0.01)
     places = tk.local.category("PM9", x=129.059, y=35.158, radius=500, sort="distance", size=5)
     assert len(places) == 5 and places["distance"].is_monotonic_increasing and places["distance"].dtype == "float64"
-    assert tk.local.keyword("부산진구 카페", size=1).attrs["meta"]["same_name"]["keyword"] == "카페"
+    assert tk.local.keyword("부산진구 카페", rect=BUSAN_RECT, size=1).attrs["meta"]["same_name"]["keyword"] == "카페"
     assert tk.local.transcoord(127.0, 38.0, format="xml").startswith("<?xml")
 
 
 def test_client_all_pages(tk):
-    every = tk.local.keyword_all("약국")
+    every = tk.local.keyword_all("약국", rect=BUSAN_RECT)
     assert len(every) == 45 and every["id"].is_unique and every.attrs["meta"]["pages"] == 3
-    two = tk.local.keyword_all("약국", max_pages=2)
+    two = tk.local.keyword_all("약국", rect=BUSAN_RECT, max_pages=2)
     assert len(two) == 30 and list(two["id"]) == list(every["id"][:30])
     addr = tk.local.address_all("부산진구 전포동 341", size=2)
     assert len(addr) == addr.attrs["meta"]["total_count"] and addr["address_name"].is_unique
@@ -276,7 +283,7 @@ def test_client_all_pages(tk):
 def test_client_bound_checks_raise_before_sending(tk):
     before = len(tk.core.attempts_log)
     for call in (lambda: tk.local.address("x", size=31), lambda: tk.local.address("x", page=0),
-                 lambda: tk.local.address(""), lambda: tk.local.keyword("x", size=16),
+                 lambda: tk.local.address(""), lambda: tk.local.keyword("x", rect=BUSAN_RECT, size=16), lambda: tk.local.keyword("x"),
                  lambda: tk.local.keyword("x", radius=10), lambda: tk.local.keyword("x", sort="distance"),
                  lambda: tk.local.keyword("x", x=1, y=2, radius=20001), lambda: tk.local.category("PM9"),
                  lambda: tk.local.category("ZZ9", rect=(1, 2, 3, 4)), lambda: tk.local.transcoord(1, 2, "EPSG"),
@@ -322,7 +329,7 @@ def test_maps_build_without_importing_folium_at_import(tk):
     m = places_map(places, center=(129.059, 35.158), radius=500)
     html = m.get_root().render()
     assert html.count("L.marker(") == len(places) + 0 and "L.circle(" in html and "fitBounds" in html
-    many = tk.local.keyword_all("카페")
+    many = tk.local.keyword_all("카페", rect=BUSAN_RECT)
     clustered = places_map(many, cluster=True).get_root().render()
     assert "markerClusterGroup" in clustered
     geo = tk.local.geocode(pd.Series(["전포동 341-17", "없는곳 1"]), progress=False)

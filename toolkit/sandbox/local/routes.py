@@ -7,6 +7,10 @@ and ``{local_url}/v2/local/geo/{coord2regioncode,coord2address,transcoord}.{FORM
 elements, ``null`` members omitted, booleans ``true``/``false``. Errors are JSON in both formats.
 Every call needs ``Authorization: ServiceAK <REST API key>`` and counts against the API id's quota (-10).
 The behaviour choices are listed in :mod:`toolkit.sandbox.local.models`.
+
+Keyword and category search both enforce location §4.5's conditional rule as stated: the centre set (``x``,
+``y``, ``radius``) or ``rect`` is required (HTTP 400, code -2 without either). A whole-city keyword search
+sends the city's rectangle.
 """
 from __future__ import annotations
 
@@ -161,7 +165,7 @@ async def search_keyword(request: Request):
     if not query.strip():
         raise api_error(400, -2, "query is required")
     category = p.enum("category_group_code", tuple(CATEGORY_GROUPS))
-    kw, page, size = _place_params(p, need_area=False)
+    kw, page, size = _place_params(p, need_area=True)
     docs, same_name = _model(request).search_places(query=query.strip(), category=category, **kw)
     shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
     meta["same_name"] = same_name
