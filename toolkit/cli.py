@@ -24,7 +24,7 @@ def _server(args):
     kw = {"seed": args.seed}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
-    return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, **kw)
+    return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, clock=args.clock, **kw)
 
 
 def sandbox_env(config: dict) -> dict[str, str]:
@@ -99,6 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--seed", type=int, default=7, help="seed of the deterministic demo data")
     common.add_argument("--clock-start", default=None, help="start instant of the sandbox clock (RFC 3339)")
     common.add_argument("--frozen-clock", action="store_true", help="the clock moves only when advanced")
+    common.add_argument("--clock", choices=("virtual", "real"), default="virtual",
+                        help="virtual: the deterministic sandbox clock (default); real: the wall clock, for outside "
+                             "clients that check token times against their own clock")
     sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox")
     sb.add_argument("--print-config", action="store_true", help="print hosts and demo app as JSON and exit")
     sb.set_defaults(func=cmd_sandbox)

@@ -316,18 +316,30 @@ _EMBEDDED = None
 _EMBEDDED_LOCK = threading.Lock()
 
 
-def embedded_sandbox():
-    """The process-wide embedded sandbox server, started on first use and stopped at exit."""
-    global _EMBEDDED
+_EMBEDDED_REAL = None  # the embedded sandbox on the wall clock (connect(clock="real")), started on demand
+
+
+def embedded_sandbox(clock: str = "virtual"):
+    """The process-wide embedded sandbox server, started on first use and stopped at exit (one per clock
+    mode: ``"virtual"``, the deterministic default, or ``"real"``, the wall clock)."""
+    global _EMBEDDED, _EMBEDDED_REAL
+    from .errors import ParameterError
+
+    if clock not in ("virtual", "real"):
+        raise ParameterError("clock", "must be 'virtual' (deterministic, the default) or 'real' (wall clock)", clock)
     with _EMBEDDED_LOCK:
-        if _EMBEDDED is None or not _EMBEDDED.running:
+        current = _EMBEDDED if clock == "virtual" else _EMBEDDED_REAL
+        if current is None or not current.running:
             from .sandbox.server import SandboxServer  # the only place the client imports the sandbox
 
-            server = SandboxServer(port=0)
-            server.start()
-            atexit.register(server.stop)
-            _EMBEDDED = server
-        return _EMBEDDED
+            current = SandboxServer(port=0, clock=clock)
+            current.start()
+            atexit.register(current.stop)
+            if clock == "virtual":
+                _EMBEDDED = current
+            else:
+                _EMBEDDED_REAL = current
+        return current
 
 
 def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, app_id=None, redirect_uri=None,
@@ -361,7 +373,7 @@ def _sandbox_config(config: dict, overrides: dict) -> Config:
 
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
-             env=None, transport=None, async_transport=None):
+             env=None, transport=None, async_transport=None, clock: str = "virtual"):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
@@ -374,10 +386,12 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
     cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
                                        timeout, total_timeout, env)
     if cfg is not None:
+        if clock != "virtual":
+            raise ConfigurationError("clock= chooses the embedded sandbox's clock; the service keeps its own time")
         return cls(cfg, transport=transport, async_transport=async_transport)
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
-    server = embedded_sandbox()
+    server = embedded_sandbox(clock)
     return cls(_sandbox_config(server.config(), overrides), sandbox=SandboxHandle(server.base_url, server),
                transport=transport, async_transport=async_transport)
 
@@ -394,7 +408,9 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
       (``TOOLKIT_SANDBOX_URL``) — with its control API, so several notebooks share one sandbox's state.
 
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
-    default 30).
+    default 30). ``clock="real"`` (embedded sandbox only) runs the sandbox on the wall clock, so that outside
+    clients checking token times against their own clock accept its tokens; the default ``"virtual"`` clock
+    is deterministic (the walkthroughs rely on it) and can be advanced.
 
     >>> tk = connect()                        # doctest: +SKIP
     >>> tk.status.current().head()            # doctest: +SKIP

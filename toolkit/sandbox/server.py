@@ -16,10 +16,10 @@ __all__ = ["SandboxServer"]
 
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
-                 clock_start: str = DEFAULT_START, frozen: bool = False):
+                 clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual"):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
-        self.sandbox = Sandbox(db or ":memory:", seed=seed, clock_start=clock_start, frozen=frozen)
+        self.sandbox = Sandbox(db or ":memory:", seed=seed, clock_start=clock_start, frozen=frozen, clock=clock)
         super().__init__(create_app(self.sandbox), port, name="toolkit-sandbox", host=host)
 
     def _prepare(self):
