@@ -43,6 +43,8 @@ assets), ``GET /sandbox/business/events?since=N`` (the issued/revoked transition
 """
 from __future__ import annotations
 
+import re
+
 import json
 from datetime import datetime, timezone
 from urllib.parse import parse_qs
@@ -79,7 +81,7 @@ class _Req(ClientCheck):
         self.fields = f
         if not self.check_client(request, f):
             return
-        self.scopes = list(dict.fromkeys(p.strip() for p in f.get("scope", "").split(",") if p.strip()))
+        self.scopes = list(dict.fromkeys(p for p in re.split(r"[,\s]+", f.get("scope", "")) if p))  # RFC 6749
         raw = []
         for value in multi.get("resource_ids", []):
             text = value.strip()

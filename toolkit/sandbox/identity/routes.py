@@ -51,6 +51,8 @@ disconnects from outside), ``GET /sandbox/identity/events?since=N`` (the consent
 """
 from __future__ import annotations
 
+import re
+
 import json
 from urllib.parse import parse_qsl, urlencode
 
@@ -72,7 +74,13 @@ def _model(request: Request):
 
 
 def _csv(value: str | None) -> list[str]:
-    return [p.strip() for p in (value or "").split(",") if p.strip()]
+    """A list field of the authorize request: comma- or space-separated (the spec's commas, RFC 6749's spaces
+    for ``scope``; both are accepted, as independent OAuth clients send spaces).
+
+    >>> _csv("openid profile,account_email")
+    ['openid', 'profile', 'account_email']
+    """
+    return [p for p in re.split(r"[,\s]+", value or "") if p]
 
 
 # ====================================================================== authorization (browser)
