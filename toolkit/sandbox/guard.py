@@ -85,7 +85,7 @@ def json_depth(text: str) -> int:
 
 
 def _check_depth(text: str, where: str) -> None:
-    if json_depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and json_depth(text) > MAX_DEPTH:
         raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
 
 
@@ -152,17 +152,21 @@ def _constant(name: str):
 
 
 def _walk(value: Any, where: str = "the JSON body") -> None:
-    stack = [value]
+    """Check every string and key of a parsed JSON value, and its nesting depth (iteratively)."""
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             check_text(item, where)
-        elif isinstance(item, dict):
-            for k, v in item.items():
-                check_text(k, "a JSON key")
-                stack.append(v)
-        elif isinstance(item, list):
-            stack.extend(item)
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+            if isinstance(item, dict):
+                for k, v in item.items():
+                    check_text(k, "a JSON key")
+                    stack.append((v, depth + 1))
+            else:
+                stack.extend((v, depth + 1) for v in item)
 
 
 def loads(text: str | bytes) -> Any:
@@ -173,9 +177,11 @@ def loads(text: str | bytes) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("the body must be valid UTF-8") from None
-    _check_depth(text, "the JSON body")
-    value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                       parse_constant=_constant)
+    try:  # the C decoder guards its recursion: a very deep document raises RecursionError, not a crash
+        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                           parse_constant=_constant)
+    except RecursionError:
+        raise InputError(f"the JSON body: JSON nested deeper than {MAX_DEPTH} levels") from None
     _walk(value)
     return value
 
