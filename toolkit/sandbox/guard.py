@@ -37,7 +37,7 @@ import math
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
-__all__ = ["RequestGuard", "InputError", "loads", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
+__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
            "MAX_DEPTH", "MAX_FIELD"]
 
 MAX_BODY = 2 * 1024 * 1024
@@ -195,26 +195,37 @@ def _decode_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
         raise InputError(f"{where}: {exc}") from None
 
 
-def check_request(query: bytes, ctype: str, body: bytes) -> None:
-    """Every check of the guard on one request's raw parts (raises :class:`InputError`)."""
+_NOT_JSON = object()
+
+
+def check_request(query: bytes, ctype: str, body: bytes) -> Any:
+    """Every check of the guard on one request's raw parts (raises :class:`InputError`); returns the parsed
+    JSON body when the body is JSON (``web.read_json`` reuses it), else a marker."""
     check_fields(_decode_pairs(query, "the query string"))
     if not body:
-        return
+        return _NOT_JSON
     if ctype.startswith("multipart/form-data"):
-        return  # file parts are bytes; text fields are checked by web.read_fields with check_fields
+        return _NOT_JSON  # file parts are bytes; text fields are checked by web.read_fields with check_fields
     if ctype.startswith("application/x-www-form-urlencoded"):
         check_fields(_decode_pairs(body, "the form body"))
-        return
+        return _NOT_JSON
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the body must be valid UTF-8") from None
     try:
-        loads(text)
+        return loads(text)
     except InputError:
         raise
     except ValueError:
         check_text(text, "the body")  # not JSON: the route answers its own documented error for it
+        return _NOT_JSON
+
+
+def parsed_body(scope) -> Any:
+    """The JSON body the guard parsed for this request, or None when it was not JSON (or not seen)."""
+    value = scope.get("state", {}).get("guard.json", _NOT_JSON)
+    return None if value is _NOT_JSON else value
 
 
 def refusal(path: str, exc: InputError) -> tuple[int, dict]:
@@ -255,10 +266,11 @@ class RequestGuard:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
-            check_request(scope.get("query_string", b""), ctype, body)
+            parsed = check_request(scope.get("query_string", b""), ctype, body)
         except InputError as exc:
             await self._refuse(scope, send, exc)
             return
+        scope.setdefault("state", {})["guard.json"] = parsed
         replayed = False
 
         async def replay():
