@@ -122,7 +122,7 @@ def _numeric_shape(core: str) -> bool:
 def check_fields(pairs: Iterable[tuple[str, str]]) -> None:
     for name, value in pairs:
         check_text(name, "a field name")
-        check_text(value, name)
+        check_text(value, name if len(name) <= 64 else name[:64] + "…")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict:
