@@ -57,7 +57,7 @@ def _server(args):
     kw = {"seed": args.seed, "latency": args.latency}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
-    return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, **kw)
+    return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, clock=args.clock, **kw)
 
 
 def sandbox_env(config: dict) -> dict[str, str]:
@@ -260,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
     common.add_argument("--frozen-clock", action="store_true", help="the clock moves only when advanced")
     common.add_argument("--latency", type=_latency, default=None, metavar="DELAY",
                         help="emulate the network: delay every API answer, e.g. 30ms or 30ms±10ms (jitter)")
+    common.add_argument("--clock", choices=("virtual", "real"), default="virtual",
+                        help="virtual: the deterministic sandbox clock (default); real: the wall clock, for outside "
+                             "clients that check token times against their own clock")
     sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox",
                         description="Serve the sandbox on 127.0.0.1 until interrupted (Ctrl-C); it prints its base "
                                     "URLs. Clients reach it with the TOOLKIT_* variables or connect(hosts=...).")

@@ -386,20 +386,33 @@ _EMBEDDED = None
 _EMBEDDED_LOCK = threading.Lock()
 
 
-def embedded_sandbox(with_flag: bool = False):
-    """The process-wide embedded sandbox server, started on first use and stopped at exit
-    (``with_flag=True``: also whether this call started it)."""
-    global _EMBEDDED
+_EMBEDDED_REAL = None  # the embedded sandbox on the wall clock (connect(clock="real")), started on demand
+
+
+def embedded_sandbox(with_flag: bool = False, clock: str = "virtual"):
+    """The process-wide embedded sandbox server, started on first use and stopped at exit (one per clock
+    mode: ``"virtual"``, the deterministic default, or ``"real"``, the wall clock). ``with_flag=True``: also
+    whether this call started it."""
+    global _EMBEDDED, _EMBEDDED_REAL
+    from .errors import ParameterError
+
+    if clock not in ("virtual", "real"):
+        raise ParameterError("clock", "must be 'virtual' (deterministic, the default) or 'real' (wall clock)", clock)
     started = False
     with _EMBEDDED_LOCK:
-        if _EMBEDDED is None or not _EMBEDDED.running:
+        current = _EMBEDDED if clock == "virtual" else _EMBEDDED_REAL
+        if current is None or not current.running:
             from .sandbox.server import SandboxServer  # the only place the client imports the sandbox
 
-            server = SandboxServer(port=0)
-            server.start()
-            atexit.register(server.stop)
-            _EMBEDDED, started = server, True
-        return (_EMBEDDED, started) if with_flag else _EMBEDDED
+            current = SandboxServer(port=0, clock=clock)
+            current.start()
+            atexit.register(current.stop)
+            started = True
+            if clock == "virtual":
+                _EMBEDDED = current
+            else:
+                _EMBEDDED_REAL = current
+        return (current, started) if with_flag else current
 
 
 def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, app_id=None, redirect_uri=None,
@@ -433,11 +446,12 @@ def _sandbox_config(config: dict, overrides: dict) -> Config:
 
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
-             fresh: bool = False, env=None, transport=None, async_transport=None, latency=None):
+             fresh: bool = False, env=None, transport=None, async_transport=None, latency=None,
+             clock: str = "virtual"):
     client = _connect_plain(cls, hosts, rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret,
                             app_id=app_id, redirect_uri=redirect_uri, timeout=timeout, total_timeout=total_timeout,
                             sandbox=sandbox, shared=shared, fresh=fresh, env=env, transport=transport,
-                            async_transport=async_transport)
+                            async_transport=async_transport, clock=clock)
     if latency is not None:
         _set_latency(client, latency)
     return client
@@ -460,7 +474,7 @@ def _set_latency(client, latency) -> None:
 
 def _connect_plain(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
                    redirect_uri=None, timeout=None, total_timeout=None, sandbox=None, shared=False, fresh=False,
-                   env=None, transport=None, async_transport=None):
+                   env=None, transport=None, async_transport=None, clock="virtual"):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
@@ -478,10 +492,12 @@ def _connect_plain(cls, hosts=None, *, rest_api_key=None, admin_key=None, client
         if fresh:
             raise ConfigurationError("fresh=True resets a sandbox; this client is configured for other hosts "
                                      "(drop fresh=, or pass sandbox=True for the embedded sandbox)")
+        if clock != "virtual":
+            raise ConfigurationError("clock= chooses the embedded sandbox's clock; the service keeps its own time")
         return cls(cfg, transport=transport, async_transport=async_transport)
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
-    server, started = embedded_sandbox(with_flag=True)
+    server, started = embedded_sandbox(with_flag=True, clock=clock)
     if fresh and not started:
         server.reset()
     return cls(_sandbox_config(server.config(), overrides), sandbox=SandboxHandle(server.base_url, server),
@@ -506,7 +522,9 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
     default 30). ``latency`` (sandbox only): the sandbox delays every answer to this client by e.g. ``"30ms"``
     or ``"30ms±10ms"`` (a non-blocking wait in the server), to feel a real network; ``toolkit sandbox
-    --latency 30ms`` does it for every client.
+    --latency 30ms`` does it for every client. ``clock="real"`` (embedded sandbox only) runs the sandbox on the
+    wall clock, so that outside clients checking token times against their own clock accept its tokens; the
+    default ``"virtual"`` clock is deterministic (the walkthroughs rely on it) and can be advanced.
 
     In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
     (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul.

@@ -481,10 +481,21 @@ class OAuthArea(Area):
                                     "require": ["iss", "aud", "sub", "iat", "exp"]})
         except jwt.PyJWTError as exc:
             raise IdTokenError(f"ID token rejected: {exc}") from None
-        if int(claims["exp"]) + LEEWAY <= now:
+        times = {}
+        for name in ("exp", "iat", "nbf"):
+            value = claims.get(name)
+            if value is None and name == "nbf":
+                continue
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or value != value \
+                    or value in (float("inf"), float("-inf")):
+                raise IdTokenError(f"ID token {name} must be a NumericDate (seconds since 1970), got {value!r:.40}")
+            times[name] = value
+        if times["exp"] + LEEWAY <= now:
             raise IdTokenError("ID token has expired")
-        if int(claims["iat"]) - LEEWAY > now:
+        if times["iat"] - LEEWAY > now:
             raise IdTokenError("ID token was issued in the future")
+        if "nbf" in times and times["nbf"] - LEEWAY > now:
+            raise IdTokenError("ID token is not valid yet (nbf is in the future)")
         if nonce is not None and claims.get("nonce") != nonce:
             raise IdTokenError("ID token nonce does not match the authorization request")
         return claims

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py", "bench_fresh.py", "bench_tiles.py"]
+BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py", "bench_fresh.py", "bench_tiles.py",
+           "bench_guard.py"]
 
 
 def main(argv: list[str]) -> int:

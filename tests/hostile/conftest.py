@@ -73,17 +73,21 @@ class Hostile:
             hdrs["Content-Type"] = ctype
         return self.http.request(method, url, content=body, headers=hdrs, follow_redirects=False)
 
-    def snapshot(self) -> str:
-        """A digest of every table of the store (meta, hence the clock, included) except :data:`COUNTERS`."""
+    def snapshot(self) -> dict[str, str]:
+        """A digest per table of the store (meta, hence the clock, included) except :data:`COUNTERS`, taken once
+        the webhook engine is idle; unequal snapshots show the tables that differ."""
+        # let the webhook engine finish what earlier accepted requests queued (it writes in the background)
+        self.server.sandbox.model("events").wait_idle(5)
         store = self.server.sandbox.store
-        digest = hashlib.sha256()
+        out = {}
         for row in store.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
             if row["name"] in COUNTERS:
                 continue
+            digest = hashlib.sha256()
             for r in store.all(f'SELECT * FROM "{row["name"]}"'):
                 digest.update(repr(tuple(r)).encode("utf-8", "backslashreplace"))
-            digest.update(b"|" + row["name"].encode())
-        return digest.hexdigest()
+            out[row["name"]] = digest.hexdigest()[:16]
+        return out
 
 
 def encode_pairs(pairs: list[tuple[str, bytes | str]]) -> bytes:

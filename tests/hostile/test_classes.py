@@ -99,7 +99,6 @@ def _check(failures, hostile, response, before, label):
         _assert_refused_cleanly(hostile, response, before, label)
     except AssertionError as exc:
         failures.append(str(exc)[:300])
-        print("FAIL", str(exc)[:200])
 
 
 def _assert_refused_cleanly(hostile, response, before, label):
@@ -195,6 +194,55 @@ def test_refused_clock_change_changes_nothing(hostile, change):
     assert hostile.http.get(f"{hostile.base}/sandbox/health").status_code == 200
 
 
+PATHS = [("POST", "/sandbox/social/stories/{}/likes"), ("POST", "/sandbox/social/stories/{}/comments"),
+         ("GET", "/sandbox/social/pages/{}"), ("GET", "/local/v2/local/search/keyword.{}"),
+         ("GET", "/local/v2/local/search/address.{}")]
+PATH_VALUES = [b"%ED%A0%80", b"%FF", b"99999999999999999999999", b"%C2%B2", b"%00", b"..%2F..%2Fsandbox%2Fconfig",
+               b"%0D%0ALocation:%20x", b"A" * 4000]
+
+
+@pytest.mark.parametrize("method,template", PATHS)
+def test_hostile_path_parameters(hostile, method, template):
+    failures: list[str] = []
+    for value in PATH_VALUES:
+        before = hostile.snapshot()
+        path = template.replace("{}", value.decode())
+        response = hostile.send(method, path, headers={"Authorization": f"ServiceAK {hostile.app['rest_api_key']}"})
+        COUNT["path"] = COUNT.get("path", 0) + 1
+        _check(failures, hostile, response, before, f"path {value[:30]!r}: {method} {template}")
+    assert not failures, failures
+
+
+HEADER_VALUES = [b"ServiceAK \xc3\xa9\xc3\xa9", b"ServiceAK \xff\xfe", b"Bearer \xed\xa0\x80", b"Bearer " + b"x" * 8000,
+                 b"ServiceAK", b"Bearer", b"\x01\x02"]
+
+
+def _raw(hostile, path: str, header: bytes) -> int:
+    """Send one request over a raw socket (bytes a client library would refuse) and return the status."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(hostile.base)
+    with socket.create_connection((parts.hostname, parts.port), timeout=30) as sock:
+        sock.sendall(b"GET " + path.encode() + b" HTTP/1.1\r\nHost: x\r\nAuthorization: " + header
+                     + b"\r\nConnection: close\r\n\r\n")
+        data = b""
+        while chunk := sock.recv(65536):
+            data += chunk
+    return int(data.split(b" ", 2)[1])
+
+
+@pytest.mark.parametrize("path", ["/local/v2/local/search/keyword.json?query=a", "/api/v2/user/me",
+                                  "/api/v1/talkchannel/target_user_file?channel_public_id=_xcLqmC"])
+def test_hostile_authorization_headers(hostile, path):
+    for header in HEADER_VALUES:
+        before = hostile.snapshot()
+        status = _raw(hostile, path, header)
+        COUNT["header"] = COUNT.get("header", 0) + 1
+        assert status < 500 and (status == 400 or status == 401 or status == 431), (header[:30], status)
+        assert hostile.snapshot() == before
+
+
 def test_case_counts(hostile):
     """Runs last in the module: the counts match the tables (every case was sent)."""
     if not COUNT["field"]:
@@ -205,5 +253,8 @@ def test_case_counts(hostile):
     expected_control = len(RAW_BODIES) * sum(1 for m, _ in CONTROL if m != "GET") + len(FIELD_VALUES) * len(CONTROL)
     print(f"\nhostile cases: {COUNT['field']} field cases ({len(FIELD_VALUES)} classes x {len(OPS)} operations), "
           f"{COUNT['body']} body cases ({len(RAW_BODIES)} classes x {posts} operations with a body), "
-          f"{COUNT['control']} control-API cases; {COUNT['refused']} refused with a 4xx and an unchanged store")
+          f"{COUNT['control']} control-API cases, {COUNT.get('path', 0)} path-parameter cases "
+          f"({len(PATH_VALUES)} x {len(PATHS)}), {COUNT.get('header', 0)} raw Authorization-header cases "
+          f"({len(HEADER_VALUES)} x 3); {COUNT['refused']} refused with a 4xx and an unchanged store")
     assert (COUNT["field"], COUNT["body"], COUNT["control"]) == (expected_field, expected_body, expected_control)
+    assert COUNT.get("path") == len(PATH_VALUES) * len(PATHS) and COUNT.get("header") == len(HEADER_VALUES) * 3

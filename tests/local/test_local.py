@@ -184,7 +184,7 @@ def test_transcoord_known_values_and_round_trips(sandbox_server):
 
 # ---------------------------------------------------------------------------- 4.5–4.6 places
 def test_keyword_region_recognition(sandbox_server):
-    city = rect=",".join(map(str, BUSAN_RECT))
+    city = ",".join(map(str, BUSAN_RECT))
     body = get(sandbox_server, "/v2/local/search/keyword.json", query="부산진구 카페", rect=city).json()
     assert body["meta"]["same_name"] == {"region": ["부산광역시 부산진구"], "keyword": "카페",
                                          "selected_region": "부산광역시 부산진구"}
@@ -250,7 +250,7 @@ def test_place_paging_stops_at_45(sandbox_server):
 def test_quota_error_minus_10(fresh_server):
     r = httpx.post(fresh_server.base_url + "/sandbox/quotas", json={"api": "local_search_keyword", "limit": 1})
     assert r.status_code < 300
-    city = rect=",".join(map(str, BUSAN_RECT))
+    city = ",".join(map(str, BUSAN_RECT))
     assert get(fresh_server, "/v2/local/search/keyword.json", query="카페", rect=city).status_code == 200
     err(get(fresh_server, "/v2/local/search/keyword.json", query="카페", rect=city), 400, -10)
 

@@ -38,10 +38,10 @@ class Sandbox:
     """All state of one sandbox: store, clock, demo app, area models. Seeds a fresh store deterministically."""
 
     def __init__(self, db: str = ":memory:", *, seed: int = 7, clock_start: str = DEFAULT_START,
-                 frozen: bool = False, base_url: str | None = None):
+                 frozen: bool = False, base_url: str | None = None, clock: str = "virtual"):
         self.store = Store(db)
         self.seed = int(self.store.get_meta("seed", seed))
-        self.clock = Clock(self.store, clock_start, frozen)
+        self.clock = Clock(self.store, clock_start, frozen, mode=clock)
         self.base_url = base_url
         self.datasets = datasets_dir()
         self.models: dict[str, object] = {}

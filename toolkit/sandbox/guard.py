@@ -15,8 +15,8 @@ route runs, so that no route (and no state change) sees hostile input.
 * a field (query, form or JSON string) made only of digits that are not ASCII ``0-9`` (``"²"``, ``"١٢"``),
   or of ASCII digits beyond the 64-bit range (ids are the spec's ``Long``) — HTTP 400.
 
-Bodies that are not JSON (nor a form) are passed on as they are: each route answers its own documented error
-for them. :func:`loads` is the one strict JSON reader; :func:`check_fields` the one field check (multipart
+A body that is not JSON (nor a form) is checked as text and passed on: each route answers its own documented
+error for it. :func:`loads` is the one strict JSON reader; :func:`check_fields` the one field check (multipart
 text fields, read by ``web.read_fields``, go through it too).
 
 >>> loads('{"a": [1, 2]}')
@@ -37,7 +37,7 @@ import math
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
-__all__ = ["RequestGuard", "InputError", "loads", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
+__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
            "MAX_DEPTH", "MAX_FIELD"]
 
 MAX_BODY = 2 * 1024 * 1024
@@ -85,7 +85,7 @@ def json_depth(text: str) -> int:
 
 
 def _check_depth(text: str, where: str) -> None:
-    if json_depth(text) > MAX_DEPTH:
+    if text.count("[") + text.count("{") > MAX_DEPTH and json_depth(text) > MAX_DEPTH:
         raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
 
 
@@ -122,7 +122,7 @@ def _numeric_shape(core: str) -> bool:
 def check_fields(pairs: Iterable[tuple[str, str]]) -> None:
     for name, value in pairs:
         check_text(name, "a field name")
-        check_text(value, name)
+        check_text(value, name if len(name) <= 64 else name[:64] + "…")
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict:
@@ -152,17 +152,21 @@ def _constant(name: str):
 
 
 def _walk(value: Any, where: str = "the JSON body") -> None:
-    stack = [value]
+    """Check every string and key of a parsed JSON value, and its nesting depth (iteratively)."""
+    stack = [(value, 0)]
     while stack:
-        item = stack.pop()
+        item, depth = stack.pop()
         if isinstance(item, str):
             check_text(item, where)
-        elif isinstance(item, dict):
-            for k, v in item.items():
-                check_text(k, "a JSON key")
-                stack.append(v)
-        elif isinstance(item, list):
-            stack.extend(item)
+        elif isinstance(item, (dict, list)):
+            if depth >= MAX_DEPTH:
+                raise InputError(f"{where}: JSON nested deeper than {MAX_DEPTH} levels")
+            if isinstance(item, dict):
+                for k, v in item.items():
+                    check_text(k, "a JSON key")
+                    stack.append((v, depth + 1))
+            else:
+                stack.extend((v, depth + 1) for v in item)
 
 
 def loads(text: str | bytes) -> Any:
@@ -173,16 +177,13 @@ def loads(text: str | bytes) -> Any:
             text = text.decode("utf-8")
         except UnicodeDecodeError:
             raise InputError("the body must be valid UTF-8") from None
-    _check_depth(text, "the JSON body")
-    value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
-                       parse_constant=_constant)
+    try:  # the C decoder guards its recursion: a very deep document raises RecursionError, not a crash
+        value = json.loads(text, object_pairs_hook=_pairs, parse_int=_int, parse_float=_float,
+                           parse_constant=_constant)
+    except RecursionError:
+        raise InputError(f"the JSON body: JSON nested deeper than {MAX_DEPTH} levels") from None
     _walk(value)
     return value
-
-
-def _looks_like_json(body: bytes) -> bool:
-    head = body.lstrip()[:1]
-    return head in (b"{", b"[", b'"') or head[:1].isdigit() or head in (b"-", b"t", b"f", b"n", b"N", b"I")
 
 
 def _decode_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
@@ -194,29 +195,37 @@ def _decode_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
         raise InputError(f"{where}: {exc}") from None
 
 
-def check_request(query: bytes, ctype: str, body: bytes) -> None:
-    """Every check of the guard on one request's raw parts (raises :class:`InputError`)."""
+_NOT_JSON = object()
+
+
+def check_request(query: bytes, ctype: str, body: bytes) -> Any:
+    """Every check of the guard on one request's raw parts (raises :class:`InputError`); returns the parsed
+    JSON body when the body is JSON (``web.read_json`` reuses it), else a marker."""
     check_fields(_decode_pairs(query, "the query string"))
     if not body:
-        return
+        return _NOT_JSON
     if ctype.startswith("multipart/form-data"):
-        return  # file parts are bytes; text fields are checked by web.read_fields with check_fields
+        return _NOT_JSON  # file parts are bytes; text fields are checked by web.read_fields with check_fields
     if ctype.startswith("application/x-www-form-urlencoded"):
         check_fields(_decode_pairs(body, "the form body"))
-        return
+        return _NOT_JSON
     try:
         text = body.decode("utf-8")
     except UnicodeDecodeError:
         raise InputError("the body must be valid UTF-8") from None
-    if _looks_like_json(body):
-        try:
-            loads(text)
-        except InputError:
-            raise
-        except (ValueError, RecursionError):
-            pass  # not JSON: the route answers its own documented error
-    else:
-        check_text(text, "the body")
+    try:
+        return loads(text)
+    except InputError:
+        raise
+    except ValueError:
+        check_text(text, "the body")  # not JSON: the route answers its own documented error for it
+        return _NOT_JSON
+
+
+def parsed_body(scope) -> Any:
+    """The JSON body the guard parsed for this request, or None when it was not JSON (or not seen)."""
+    value = scope.get("state", {}).get("guard.json", _NOT_JSON)
+    return None if value is _NOT_JSON else value
 
 
 def refusal(path: str, exc: InputError) -> tuple[int, dict]:
@@ -257,10 +266,11 @@ class RequestGuard:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
-            check_request(scope.get("query_string", b""), ctype, body)
+            parsed = check_request(scope.get("query_string", b""), ctype, body)
         except InputError as exc:
             await self._refuse(scope, send, exc)
             return
+        scope.setdefault("state", {})["guard.json"] = parsed
         replayed = False
 
         async def replay():
@@ -274,7 +284,7 @@ class RequestGuard:
 
     async def _refuse(self, scope, send, exc: InputError) -> None:
         status, payload = refusal(scope.get("path", ""), exc)
-        data = json.dumps(payload, ensure_ascii=False).encode("utf-8", "backslashreplace")
+        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
         await send({"type": "http.response.start", "status": status, "headers": [
             (b"content-type", b"application/json;charset=UTF-8"), (b"content-length", str(len(data)).encode())]})
         await send({"type": "http.response.body", "body": data})

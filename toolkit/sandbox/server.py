@@ -29,11 +29,12 @@ class _Current:
 
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
-                 clock_start: str = DEFAULT_START, frozen: bool = False, latency: "Latency | str | None" = None):
+                 clock_start: str = DEFAULT_START, frozen: bool = False, latency: "Latency | str | None" = None,
+                 clock: str = "virtual"):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
         self.db = db
-        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen}
+        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.sandbox = Sandbox(db or ":memory:", **self._options)
         self._app = self._build(self.sandbox)
         self._delay = LatencyMiddleware(_Current(self), latency)     # emulated network, around every state
@@ -46,7 +47,7 @@ class SandboxServer(LoopbackServer):
 
     def reset(self) -> "SandboxServer":
         """Throw the state away and start again from the seed: a new in-memory store seeded exactly as at
-        start-up (same seed, clock start and frozen flag), served on the same port. Takes about 20 ms (the
+        start-up (same seed, clock start, frozen flag and clock mode), served on the same port. Takes about 20 ms (the
         read-only datasets stay loaded). A sandbox persisted in a file (``db=``) is not reset."""
         if self.db not in (None, ":memory:"):
             raise ValueError(f"the sandbox persisted in {self.db!r} is not reset: start one without db= for a "

@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .guard import InputError, check_fields, loads
+from .guard import InputError, check_fields, loads, parsed_body
 
 __all__ = [
     "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "read_json", "Params",
@@ -75,12 +75,19 @@ def sandbox_of(request: Request):
 
 async def read_json(request: Request) -> dict:
     """A JSON object body (an empty body counts as ``{}``); HTTP 400 ``{code: -2}`` otherwise."""
+    body = parsed_body(request.scope)  # parsed and checked once, by the request guard
+    if body is not None:
+        return _object(body)
     try:
         body = loads(await request.body() or b"{}")
     except InputError as exc:
         raise api_error(exc.status, -2, str(exc)) from None
     except ValueError:
         body = None
+    return _object(body)
+
+
+def _object(body) -> dict:
     if not isinstance(body, dict):
         raise api_error(400, -2, "the body must be a JSON object (Content-Type: application/json)")
     return body

@@ -6,6 +6,14 @@ Keys are derived from the sandbox seed, so a sandbox with the same seed has the 
 
 Demo users are fictional (``datasets/users/demo_users.json``).
 
+Several apps: the control API ``POST /sandbox/apps`` creates another app (``app_id`` 100002, 100003, ...) with
+the same four key kinds, a client secret, the demo app's redirect URIs, and optionally its channels; users
+consent to it with ``POST /sandbox/login {"app_id": ...}``. Every resource belongs to one app: links, consents
+and tokens (identity), business tokens, channels and their customer files, webhook settings and deliveries,
+quotas. Another app's key is an unknown key for a resource (HTTP 401 ``-401`` for a key of the wrong kind or
+unknown; a channel of another app answers ``-2`` "not linked to the app"; a user not linked to the calling app
+answers ``-101``), as the platform scopes everything by the app of the key.
+
 Quotas: the real platform's quotas are per app and per day; the sandbox counts calls per app, API id and
 sandbox day (UTC) and answers HTTP 400 ``{"code": -10, "msg": "API limit has been exceeded."}`` past the limit.
 Limits are unset (unlimited) until set through the control API.
@@ -81,6 +89,25 @@ class Model:
                      int(u.get("is_story_user", True)), now - 86400 * 400, json.dumps(extra, ensure_ascii=False)))
 
     # ------------------------------------------------------------------ apps and keys
+    def create_app(self, name: str) -> dict:
+        """A new app with keys derived from the sandbox seed and its id (deterministic); its public config."""
+        row = self.store.one("SELECT MAX(CAST(app_id AS INTEGER)) AS n FROM apps")
+        app_id = str(int(row["n"] or int(DEMO_APP_ID) - 1) + 1)
+        seed = self.sandbox.seed
+        demo = self.store.one("SELECT * FROM apps WHERE app_id = ?", DEMO_APP_ID)
+        with self.store.tx() as db:
+            db.execute("INSERT INTO apps (app_id, name, client_secret, redirect_uris, logout_redirect_uris,"
+                       " web_domains) VALUES (?, ?, ?, ?, ?, ?)",
+                       (app_id, name, _derive(seed, f"{app_id}:client_secret"), demo["redirect_uris"],
+                        demo["logout_redirect_uris"], demo["web_domains"]))
+            for kind in KEY_KINDS:
+                db.execute("INSERT INTO app_keys (key, app_id, kind) VALUES (?, ?, ?)",
+                           (_derive(seed, f"{app_id}:{kind}"), app_id, kind))
+        return self.public_config(app_id)
+
+    def app_ids(self) -> list[str]:
+        return [r["app_id"] for r in self.store.all("SELECT app_id FROM apps ORDER BY CAST(app_id AS INTEGER)")]
+
     def _expand(self, value: str) -> str:
         return value.replace("{sandbox}", self.sandbox.base_url or "http://127.0.0.1")
 

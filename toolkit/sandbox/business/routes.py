@@ -52,7 +52,7 @@ from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import pages
-from ..identity.routes import ClientCheck, account_sessions, check_token_client, redirect_to, submit_login
+from ..pages.auth import ClientCheck, account_sessions, check_token_client, redirect_to, split_list, submit_login
 from ..web import Params, api_error, json_response, oauth_error, read_fields, sandbox_of
 from . import pages as biz_pages
 from .models import BIZ_SCOPES, CREATE_SCOPES, GROUP_FIELD, RETIRE_USERINFO_AT, build_agreements, group_of
@@ -79,7 +79,7 @@ class _Req(ClientCheck):
         self.fields = f
         if not self.check_client(request, f):
             return
-        self.scopes = list(dict.fromkeys(p.strip() for p in f.get("scope", "").split(",") if p.strip()))
+        self.scopes = list(dict.fromkeys(split_list(f.get("scope"))))  # commas or RFC 6749 spaces
         raw = []
         for value in multi.get("resource_ids", []):
             text = value.strip()

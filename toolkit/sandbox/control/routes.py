@@ -6,6 +6,9 @@ or as the platform.
   ``{"set": "2026-12-01T00:00:00Z"}`` or ``{"freeze": true|false}``
 * ``POST /sandbox/quotas`` with ``{"api": "<api id>", "limit": N|null}`` — daily quota per API id (-10 beyond)
 * ``POST /sandbox/webhooks`` with ``{"unlink": url, "account_status": url, ...}`` — the demo app's webhook URLs
+* ``POST /sandbox/apps`` with ``{"name": "...", "channels": [{"channel_public_id", "channel_uuid", "name"}]}``
+  — another app with its keys (REST, admin, JS, native, client secret) and channels; ``GET /sandbox/apps``
+  lists every app's config. Users consent to an app with ``POST /sandbox/login {"app_id": ...}``.
 * ``GET /sandbox/health``
 * ``GET /sandbox/openapi.json`` — the OpenAPI 3.1 document of the spec endpoints (:mod:`toolkit.sandbox.openapi`)
 * ``GET /sandbox/callback`` and ``GET /sandbox/logged-out`` — the demo app's registered redirect and logout
@@ -76,6 +79,34 @@ async def webhooks(request: Request):
     return json_response(sb.apps.set_webhooks(app_id, **body))
 
 
+async def apps(request: Request):
+    sb = sandbox_of(request)
+    if request.method == "GET":
+        return json_response({"apps": [sb.apps.public_config(a) for a in sb.apps.app_ids()]})
+    body = await read_json(request)
+    name, channels = body.get("name", "Sandbox App"), body.get("channels", [])
+    if not isinstance(name, str) or not 1 <= len(name) <= 100:
+        raise api_error(400, -2, "name must be text of 1 to 100 characters")
+    if not isinstance(channels, list) or len(channels) > 20:
+        raise api_error(400, -2, "channels must be a list of at most 20 channels")
+    social = sb.model("social")
+    taken = {c["channel_public_id"] for c in social.channels(None)}
+    wanted = []
+    for ch in channels:  # all checked before the app is made: a refused request changes nothing
+        fields = ch if isinstance(ch, dict) else {}
+        public_id, uuid = fields.get("channel_public_id"), fields.get("channel_uuid")
+        if not all(isinstance(v, str) and 1 <= len(v) <= 64 for v in (public_id, uuid)):
+            raise api_error(400, -2, "each channel needs channel_public_id and channel_uuid (text)")
+        if public_id in taken:
+            raise api_error(400, -2, f"channel {public_id!r} exists already")
+        taken.add(public_id)
+        wanted.append((public_id, uuid, str(fields.get("name") or uuid)[:100]))
+    config = sb.apps.create_app(name)
+    for public_id, uuid, ch_name in wanted:
+        social.add_channel(config["app_id"], public_id, uuid, ch_name)
+    return json_response({**config, "channels": [c["channel_public_id"] for c in social.channels(config["app_id"])]})
+
+
 def _page(title: str, body: str) -> HTMLResponse:
     return HTMLResponse(f"<!doctype html><html lang='en'><head><meta charset='utf-8'><title>{escape(title)}</title>"
                         f"<style>{FONT_CSS}body{{font-family:{FONT_STACK};max-width:40em;margin:3em auto}}</style></head>"
@@ -129,7 +160,7 @@ async def logged_out(request: Request):
 def routes(sandbox):
     return {"sandbox": [
         Route("/config", config), Route("/health", health), Route("/clock", clock, methods=["GET", "POST"]),
-        Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
+        Route("/apps", apps, methods=["GET", "POST"]), Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
         Route("/callback", callback), Route("/logged-out", logged_out),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/fonts/{name}", font, methods=["GET"]), Route("/reset", reset, methods=["POST"]),

@@ -56,77 +56,22 @@ from urllib.parse import parse_qsl, urlencode
 
 import jwt
 from starlette.requests import Request
-from starlette.responses import RedirectResponse, Response
+from starlette.responses import Response
 from starlette.routing import Route
 
 from .. import pages
+from ..pages.auth import (CLIENT_KEY_KINDS, ClientCheck, account_sessions, check_token_client, redirect_to,
+                          set_session_cookie, split_list, submit_login)
 from ..web import Params, api_error, ascii_int, json_response, oauth_error, read_fields, read_json, sandbox_of
-from .models import FIRST_LOGIN_SCOPES, SCOPES, SESSION_SECONDS, SESSION_STAY_SECONDS, s256
+from .models import FIRST_LOGIN_SCOPES, SCOPES, s256
 
-COOKIE = "sbx_account"
-CLIENT_KEY_KINDS = ("rest_api", "javascript", "native_app")
 
 
 def _model(request: Request):
     return sandbox_of(request).model("identity")
 
 
-def _csv(value: str | None) -> list[str]:
-    return [p.strip() for p in (value or "").split(",") if p.strip()]
-
-
 # ====================================================================== authorization (browser)
-def redirect_to(uri: str, **params) -> Response:
-    params = {k: v for k, v in params.items() if v is not None}
-    sep = "&" if "?" in uri else "?"
-    return RedirectResponse(uri + (sep + urlencode(params) if params else ""), status_code=302)
-
-
-def account_sessions(request: Request) -> list[dict]:
-    model = _model(request)
-    out = []
-    for sid in (request.cookies.get(COOKIE) or "").split():
-        s = model.session(sid)
-        if s is not None and all(o["user_id"] != s["user_id"] for o in out):
-            out.append(s)
-    return out
-
-
-def set_session_cookie(response: Response, sessions: list[dict]) -> Response:
-    if not sessions:
-        response.delete_cookie(COOKIE, path="/auth")
-        return response
-    longest = max(SESSION_STAY_SECONDS if s["stay"] else SESSION_SECONDS for s in sessions)
-    response.set_cookie(COOKIE, " ".join(s["sid"] for s in sessions), max_age=longest, path="/auth",
-                        httponly=True, samesite="lax")
-    return response
-
-
-class ClientCheck:
-    """The client part of an authorization request (user or business): ``client_id`` must be an app's REST API
-    key (else the KOE101 page) and ``redirect_uri`` one of its registered URIs (else the KOE006 page); both
-    pages are shown instead of redirecting, since the redirect target cannot be trusted."""
-
-    def check_client(self, request: Request, fields: dict) -> bool:
-        self.client_id = fields.get("client_id", "")
-        found = sandbox_of(request).apps.find_key(self.client_id) if self.client_id else None
-        self.error_page = None
-        if found is None or found[1] not in CLIENT_KEY_KINDS:
-            self.error_page = pages.error_page("KOE101", "invalid client_id: not the REST API key of an app")
-            return False
-        self.app = found[0]
-        self.redirect_uri = fields.get("redirect_uri", "")
-        if self.redirect_uri not in self.app["redirect_uris"]:
-            self.error_page = pages.error_page("KOE006", "redirect_uri is not registered for this app: "
-                                               + self.redirect_uri)
-            return False
-        self.state = fields.get("state")
-        return True
-
-    def fail(self, error: str, description: str) -> Response:
-        return redirect_to(self.redirect_uri, error=error, error_description=description, state=self.state)
-
-
 class _Req(ClientCheck):
     """The parsed and checked authorization request."""
 
@@ -136,16 +81,16 @@ class _Req(ClientCheck):
         f = self.fields
         if not self.check_client(request, f):
             return
-        self.prompt = set(_csv(f.get("prompt") or f.get("auth_type")))
-        self.scopes = _csv(f.get("scope"))
-        self.terms = _csv(f.get("service_terms"))
+        self.prompt = set(split_list(f.get("prompt") or f.get("auth_type")))
+        self.scopes = split_list(f.get("scope"))
+        self.terms = split_list(f.get("service_terms"))
         self.nonce = f.get("nonce") or None
         self.challenge = f.get("code_challenge") or None
         self.login_hint = f.get("login_hint", "")
 
     def without_prompt(self, *drop: str) -> str:
         fields = dict(self.fields)
-        rest = [p for p in _csv(fields.get("prompt")) if p not in drop]
+        rest = [p for p in split_list(fields.get("prompt")) if p not in drop]
         if rest:
             fields["prompt"] = ",".join(rest)
         else:
@@ -184,19 +129,6 @@ async def authorize(request: Request):
         accounts = [sb.apps.user(s["user_id"]) for s in sessions]
         return pages.select_page(req.without_prompt("select_account"), accounts)
     return _decide(request, req, sessions[0])
-
-
-def submit_login(request: Request, req, form, then) -> Response:
-    """The login form's POST (user and business authorization): wrong credentials show the form again; else a
-    new account session, kept beside the browser's other sessions, and ``then(session)``'s answer with the cookie."""
-    model = _model(request)
-    email = str(form.get("email", ""))
-    user = model.login_user(email, str(form.get("password", "")))
-    if user is None:
-        return pages.login_page(req.q, login_hint=email, error="Wrong e-mail or password.", app_name=req.app["name"])
-    session = model.new_session(user["id"], str(form.get("stay_logged_in", "")).lower() in ("true", "on", "1"))
-    others = [s for s in account_sessions(request) if s["user_id"] != user["id"]]
-    return set_session_cookie(then(session), [session, *others])
 
 
 async def login_submit(request: Request):
@@ -307,20 +239,6 @@ async def logout_page(request: Request):
 
 
 # ====================================================================== token endpoints
-def check_token_client(sb, fields: dict):
-    client_id = fields.get("client_id", "")
-    found = sb.apps.find_key(client_id) if client_id else None
-    if found is None or found[1] not in CLIENT_KEY_KINDS:
-        raise oauth_error(401, "invalid_client", "unknown client_id (REST API key)", "KOE101")
-    app = found[0]
-    if app["client_secret_required"]:
-        given = fields.get("client_secret", "")
-        if not given or given != app["client_secret"]:
-            raise oauth_error(401, "invalid_client", "client_secret is missing or wrong (the key's client-secret "
-                                                     "setting is ON)", "KOE010")
-    return app, client_id
-
-
 async def token(request: Request):
     sb = sandbox_of(request)
     model = _model(request)

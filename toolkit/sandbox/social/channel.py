@@ -32,6 +32,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
+from ..apps.models import DEMO_APP_ID
 from ..web import (INT64_MAX, INT64_MIN, Params, ascii_int, api_error, json_response, read_fields, read_json,
                    require_app_key, sandbox_of)
 from .common import kst_text, need_scope, parse_rfc3339, rfc3339
@@ -40,6 +41,10 @@ SCHEMA = """
 CREATE TABLE IF NOT EXISTS channel_relations (
     user_id INTEGER NOT NULL, channel_public_id TEXT NOT NULL, relation TEXT NOT NULL,
     created_at INTEGER, updated_at INTEGER, PRIMARY KEY (user_id, channel_public_id)
+);
+CREATE TABLE IF NOT EXISTS app_channels (
+    channel_public_id TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(app_id), channel_uuid TEXT NOT NULL,
+    name TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS channel_files (
     file_id INTEGER PRIMARY KEY AUTOINCREMENT, channel_public_id TEXT NOT NULL, file_name TEXT NOT NULL,
@@ -72,17 +77,31 @@ class ChannelMixin:
                             parse_rfc3339(r["created_at"]) if r["relation"] == "ADDED" else None,
                             parse_rfc3339(r["updated_at"])))
 
-    def channels(self) -> list[dict]:
-        return self.channel_config()["channels"]
+    def channels(self, app_id: str | None = DEMO_APP_ID) -> list[dict]:
+        """The channels linked to ``app_id`` (every app's with None): the demo app's come from the dataset,
+        other apps' from ``app_channels`` (control API ``POST /sandbox/apps``)."""
+        demo = [{**c, "app_id": DEMO_APP_ID} for c in self.channel_config()["channels"]]
+        rows = [dict(r) for r in self.store.all("SELECT * FROM app_channels ORDER BY rowid")]
+        every = demo + rows
+        return every if app_id is None else [c for c in every if c["app_id"] == str(app_id)]
 
-    def channel(self, public_id: str) -> dict:
-        ch = next((c for c in self.channels() if c["channel_public_id"] == public_id), None)
+    def channel(self, public_id: str, app_id: str | None = DEMO_APP_ID) -> dict:
+        """A channel linked to ``app_id`` (any app's with None). Another app's channel answers like an unknown
+        one, HTTP 400 ``{code: -2}`` "not linked to the app": the platform lets an app reach only the channels
+        linked to it, and does not tell whether a channel of another app exists."""
+        ch = next((c for c in self.channels(app_id) if c["channel_public_id"] == public_id), None)
         if ch is None:
-            raise api_error(400, -2, f"channel {public_id!r} is not linked to the app")
+            raise api_error(400, -2, f"channel {str(public_id)[:64]!r} is not linked to the app")
         return ch
 
+    def add_channel(self, app_id: str, public_id: str, uuid: str, name: str) -> dict:
+        if any(c["channel_public_id"] == public_id for c in self.channels(None)):
+            raise api_error(400, -2, f"channel {public_id[:64]!r} exists already")
+        self.store.execute("INSERT INTO app_channels VALUES (?, ?, ?, ?)", public_id, app_id, uuid, name)
+        return self.channel(public_id, app_id)
+
     def set_relation(self, user_id: int, public_id: str, relation: str) -> dict:
-        self.channel(public_id)
+        owner = self.channel(public_id, None)["app_id"]
         if relation not in RELATIONS:
             raise api_error(400, -2, f"relation must be one of {', '.join(RELATIONS)}")
         now = self.sandbox.clock.unix()
@@ -99,10 +118,10 @@ class ChannelMixin:
                            (int(user_id), public_id, relation, created, now))
         before = old["relation"] if old is not None else "NONE"
         if relation in ("ADDED", "BLOCKED") and relation != before:
-            # the channel webhook of the app the channel is linked to (the sandbox's demo app)
-            self.sandbox.model("events").channel(self.sandbox.apps.app()["app_id"], int(user_id), public_id,
-                                                 relation.lower(), channel_uuid=self.channel(public_id)["channel_uuid"])
-        return self.relation(user_id, self.channel(public_id))
+            # the channel webhook of the app the channel is linked to
+            self.sandbox.model("events").channel(owner, int(user_id), public_id, relation.lower(),
+                                                 channel_uuid=self.channel(public_id, owner)["channel_uuid"])
+        return self.relation(user_id, self.channel(public_id, owner))
 
     def relation(self, user_id: int, ch: dict) -> dict:
         row = self.store.one("SELECT * FROM channel_relations WHERE user_id = ? AND channel_public_id = ?",
@@ -115,16 +134,16 @@ class ChannelMixin:
             out["updated_at"] = rfc3339(row["updated_at"])
         return out
 
-    def relations_of(self, user_id: int, public_ids: list[str] | None) -> dict:
-        chans = [self.channel(c) for c in public_ids] if public_ids else self.channels()
+    def relations_of(self, user_id: int, public_ids: list[str] | None, app_id: str = DEMO_APP_ID) -> dict:
+        chans = [self.channel(c, app_id) for c in public_ids] if public_ids else self.channels(app_id)
         return {"user_id": int(user_id), "channels": [self.relation(user_id, ch) for ch in chans]}
 
     # ------------------------------------------------------------------ customer files
     def files_of(self, public_id: str) -> list:
         return self.store.all("SELECT * FROM channel_files WHERE channel_public_id = ? ORDER BY file_id", public_id)
 
-    def file(self, public_id: str, file_id) -> dict:
-        self.channel(public_id)
+    def file(self, public_id: str, file_id, app_id: str = DEMO_APP_ID) -> dict:
+        self.channel(public_id, app_id)
         try:
             file_id = int(file_id)
         except (TypeError, ValueError):
@@ -159,7 +178,7 @@ async def channels(request: Request):
     p = Params(fields)
     ids = _channel_ids(p)
     sb.apps.charge(app_id, "talk_channels")
-    return json_response(_model(request).relations_of(user["id"], ids))
+    return json_response(_model(request).relations_of(user["id"], ids, app_id))
 
 
 async def channels_multi(request: Request):
@@ -180,7 +199,7 @@ async def channels_multi(request: Request):
     model = _model(request)
     if chans:
         for c in chans:
-            model.channel(c)
+            model.channel(c, app["app_id"])
     sb.apps.charge(app["app_id"], "talk_channels_multi")
     identity = sb.model("identity")
     out = []
@@ -188,7 +207,7 @@ async def channels_multi(request: Request):
         user = sb.apps.user(uid)
         if user is None or not user["is_talk_user"] or identity.link_state(app["app_id"], uid) != "linked":
             continue
-        out.append(model.relations_of(uid, chans))
+        out.append(model.relations_of(uid, chans, app["app_id"]))
     return json_response(out)
 
 
@@ -226,7 +245,7 @@ async def create_file(request: Request):
     body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
-    model.channel(public_id)
+    model.channel(public_id, app["app_id"])
     schema = check_schema(body.get("schema") if body.get("schema") is not None else _required(body, "schema", dict))
     name = _required(body, "file_name", str)
     if len(model.files_of(public_id)) >= model.slots():
@@ -243,7 +262,7 @@ async def list_files(request: Request):
     p = Params(await read_fields(request))
     model = _model(request)
     public_id = p.str("channel_public_id", required=True)
-    model.channel(public_id)
+    model.channel(public_id, app["app_id"])
     sandbox_of(request).apps.charge(app["app_id"], "talkchannel_target_user_file")
     rows = model.files_of(public_id)
     using, empty = len(rows), model.slots() - len(rows)
@@ -265,7 +284,7 @@ async def _file_users_request(request: Request):
     body = await read_json(request)
     model = _model(request)
     public_id = _required(body, "channel_public_id", str)
-    f = model.file(public_id, _required(body, "file_id", int))
+    f = model.file(public_id, _required(body, "file_id", int), app["app_id"])
     user_type = _required(body, "user_type", str)
     if user_type not in ("app", "phone"):
         raise api_error(400, -2, "user_type must be app or phone")
