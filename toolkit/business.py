@@ -1,4 +1,4 @@
-"""Business authorization (identity.md §4.16–4.20): business consent, business token, token information.
+"""Business authorization (identity §4.16–4.20): business consent, business token, token information.
 
 >>> tk = toolkit.connect()                                                      # doctest: +SKIP
 >>> tk.business.login("minji@sandbox.test", ["keyword_create", "keyword_manage", "biz_account_email"],

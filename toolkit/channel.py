@@ -1,4 +1,4 @@
-"""Messenger channels (social.md §4.6–§4.7): relation reports and customer files.
+"""Messenger channels (social §4.6–§4.7): relation reports and customer files.
 
 >>> tk.channel.relations()                                   # the logged-in user × every linked channel  # doctest: +SKIP
 >>> tk.channel.relations(target_id=4100000002)               # admin-key mode  # doctest: +SKIP

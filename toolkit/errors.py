@@ -1,6 +1,6 @@
 """Typed errors for the four error shapes of the spec, plus client-side and transport errors.
 
-Shapes (identity.md §7):
+Shapes (identity §7):
 
 1. API error ``{"msg": ..., "code": -N}``                       → :class:`ApiError` (and subclasses by code)
 2. OAuth-style ``{"error", "error_description", "error_code"}`` → :class:`OAuthError`

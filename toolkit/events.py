@@ -1,4 +1,4 @@
-"""Webhooks and security events (identity.md §6, social.md §6): verify SETs, and receive every webhook of the
+"""Webhooks and security events (identity §6, social §6): verify SETs, and receive every webhook of the
 app in a notebook with a loopback :class:`Inbox`.
 
 >>> tk = toolkit.connect()                                   # doctest: +SKIP
@@ -8,7 +8,7 @@ app in a notebook with a loopback :class:`Inbox`.
 >>> inbox.wait(2, timeout=5); inbox.frame()                  # one row per received event
 >>> inbox.stop()
 
-:func:`verify_set` follows the validation order of identity.md §6.2 (split, decode the payload, ``iss``,
+:func:`verify_set` follows the validation order of identity §6.2 (split, decode the payload, ``iss``,
 ``aud``, then the signature with the key of the header's ``kid`` from the cached JWKS) and raises
 :class:`SetError` whose ``err`` is exactly one of ``invalid_request``, ``invalid_key``, ``invalid_issuer``,
 ``invalid_audience`` — the body the app answers with HTTP 400. A header ``typ`` other than
@@ -79,7 +79,7 @@ def describe_event(identifier: str, members: dict | None = None) -> tuple[str | 
 class SetError(ToolkitError):
     """A SET failed validation; ``err`` is one of :data:`SET_ERRORS`, ``description`` a short reason.
 
-    ``body()`` is the JSON the app answers with HTTP 400 (identity.md §7 shape 4)."""
+    ``body()`` is the JSON the app answers with HTTP 400 (identity §7 shape 4)."""
 
     def __init__(self, err: str, description: str):
         if err not in SET_ERRORS:
@@ -208,7 +208,7 @@ def _cache_for(jwks_url: str | None, jwks: dict | None) -> JwksCache:
 
 def verify_set(token: "str | bytes", *, audience: "str | Secret", issuer: str, jwks_url: str | None = None,
                jwks: "dict | JwksCache | None" = None) -> VerifiedSet:
-    """Validate a SET in the order of identity.md §6.2; raise :class:`SetError` (``.err``) on failure.
+    """Validate a SET in the order of identity §6.2; raise :class:`SetError` (``.err``) on failure.
 
     ``audience`` is the app's REST API key, ``issuer`` the auth base URL, keys from ``jwks`` (a dict or a
     :class:`JwksCache`) or ``jwks_url`` (cached per URL).
@@ -281,7 +281,7 @@ class Inbox:
     """A loopback webhook receiver for one app (Starlette + uvicorn on 127.0.0.1 in a daemon thread).
 
     * ``GET|POST /unlink`` — checks ``Authorization: ServiceAK <primary admin key>`` in constant time; always
-      answers 200 (identity.md §6.1); the row's ``verified`` says whether the key matched.
+      answers 200 (identity §6.1); the row's ``verified`` says whether the key matched.
     * ``POST /account-status`` — verifies the SET (:func:`verify_set`); 202 without body, or 400
       ``{err, description}``.
     * ``GET|POST /share``, ``POST /channel`` — check the ServiceAK header; 200.

@@ -1,4 +1,4 @@
-"""Local API (location.md §4.1–4.7) as DataFrames: address search, coordinate to region/address, coordinate
+"""Local API (location §4.1–4.7) as DataFrames: address search, coordinate to region/address, coordinate
 systems, keyword and category place search, bulk geocoding of a DataFrame column, and public-transit routes.
 
 >>> tk = toolkit.connect()                                        # doctest: +SKIP
@@ -35,7 +35,7 @@ ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
 #: The sandbox world's rectangle (Busan): ``rect=`` of a whole-city keyword or category search.
 BUSAN_RECT = (128.76, 34.88, 129.32, 35.40)
 
-# Schemas of the list-like results, from location.md §2 (the same typed columns whether empty or not), plus
+# Schemas of the list-like results, from location §2 (the same typed columns whether empty or not), plus
 # ``region_4depth_name`` in every address object, as the real platform sends it (empty string when none).
 _REGION_NAMES = ["region_1depth_name", "region_2depth_name", "region_3depth_name", "region_4depth_name"]
 _LAND_LOT = ["address_name", *_REGION_NAMES, "region_3depth_h_name", "h_code", "b_code", "mountain_yn",
@@ -548,7 +548,7 @@ class LocalArea(Area):
     def geocode(self, data, column: str | None = None, *, analyze_type: str = "similar", cache=None,
                 concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
                 progress: bool = True, suffix: str | None = None, overwrite: bool = False):
-        """Geocode addresses (location.md §4.1, one address search per distinct address): returns a copy of
+        """Geocode addresses (location §4.1, one address search per distinct address): returns a copy of
         ``data`` with the columns ``x``, ``y`` (float, NaN when not matched), ``geocode_status`` (``matched`` /
         ``not_found`` / ``ambiguous`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches`` (documents
         found), ``geocode_address`` and ``geocode_address_type`` (the first document) and ``geocode_error`` (API

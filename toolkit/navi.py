@@ -1,4 +1,4 @@
-"""Driving directions (location.md §4.8–4.11) as route objects, DataFrames and GeoJSON.
+"""Driving directions (location §4.8–4.11) as route objects, DataFrames and GeoJSON.
 
 >>> tk = toolkit.connect()                                                     # doctest: +SKIP
 >>> r = tk.navi.directions((129.0325, 35.1000, "남포동"), (129.0600, 35.1570, "서면"), alternatives=True)

@@ -1,4 +1,4 @@
-"""Login by OAuth 2.0 authorization code with OpenID Connect (identity.md §4.1–4.4, 4.10–4.12, 4.21).
+"""Login by OAuth 2.0 authorization code with OpenID Connect (identity §4.1–4.4, 4.10–4.12, 4.21).
 
 >>> tk = toolkit.connect()                                               # doctest: +SKIP
 >>> token = tk.login("minji@sandbox.test", scopes=["profile", "account_email", "openid"])   # sandbox: headless

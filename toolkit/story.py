@@ -1,4 +1,4 @@
-"""Story feed (social.md §4.1): the logged-in user's stories as DataFrames, posting with upload and scrape.
+"""Story feed (social §4.1): the logged-in user's stories as DataFrames, posting with upload and scrape.
 
 >>> tk = toolkit.connect().login_as(4100000001, scopes=["profile"])     # doctest: +SKIP
 >>> tk.story.is_story_user()                                            # doctest: +SKIP

@@ -1,4 +1,4 @@
-"""Messenger (social.md §4.2–§4.5): profile, friends (DataFrames, all pages), profiles for admins, and messages
+"""Messenger (social §4.2–§4.5): profile, friends (DataFrames, all pages), profiles for admins, and messages
 to the user's own chatroom (memo) or to friends, with delivery reports.
 
 >>> tk = toolkit.connect().login_as(4100000001, scopes=["profile", "friends", "talk_message"])  # doctest: +SKIP

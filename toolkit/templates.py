@@ -1,4 +1,4 @@
-"""Message template builders (social.md §2 'Message template object'): feed, list, location, commerce, text and
+"""Message template builders (social §2 'Message template object'): feed, list, location, commerce, text and
 calendar. Each builder returns a plain ``dict`` ready for ``template_object`` and validates its shape first;
 :func:`validate` checks any dict (the send methods call it before a request leaves).
 

@@ -1,4 +1,4 @@
-"""User endpoints (identity.md §4.3, 4.5–4.9, 4.13–4.15 and the endpoints the spec only names).
+"""User endpoints (identity §4.3, 4.5–4.9, 4.13–4.15 and the endpoints the spec only names).
 
 Every 'token or admin key' method takes ``target_id=None``: by default it acts on the logged-in user with
 the access token; ``target_id=<service user id>`` uses the admin key for that user instead. With a token from

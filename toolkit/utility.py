@@ -1,4 +1,4 @@
-"""Utility endpoints (location.md §4.12–4.14): the IP lists and the API status, as DataFrames.
+"""Utility endpoints (location §4.12–4.14): the IP lists and the API status, as DataFrames.
 
 >>> tk = toolkit.connect()                         # doctest: +SKIP
 >>> tk.status.current()                             # one row per product, plus one per API issue

@@ -1,4 +1,4 @@
-"""Business authorization state (identity.md §2 Business token information, §3 Business token, §4.16–4.20):
+"""Business authorization state (identity §2 Business token information, §3 Business token, §4.16–4.20):
 the business consent catalogue, the demo users' business assets, business codes, business tokens and the log
 of business-token state transitions.
 

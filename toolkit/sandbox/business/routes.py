@@ -1,4 +1,4 @@
-"""HTTP of business authorization (identity.md §4.16–4.20): the business consent screen and code on the auth
+"""HTTP of business authorization (identity §4.16–4.20): the business consent screen and code on the auth
 host, the business token endpoint, and the business token endpoints on the API host.
 
 ``GET /oauth/business/authorize`` shows the business consent screen on every request, whatever the user agreed

@@ -1,25 +1,25 @@
-"""Webhook delivery engine of the sandbox (identity.md §6, social.md §6): the platform calling the app.
+"""Webhook delivery engine of the sandbox (identity §6, social §6): the platform calling the app.
 
 Four webhooks, registered per app in ``apps.webhooks`` (control API ``POST /sandbox/webhooks``) under the
 names ``unlink``, ``account_status``, ``share`` and ``channel``:
 
-* **unlink** (identity.md §6.1): GET query or POST form (setting ``unlink_method``, default ``POST``) with
+* **unlink** (identity §6.1): GET query or POST form (setting ``unlink_method``, default ``POST``) with
   ``app_id``, ``user_id``, ``referrer_type`` (and ``group_user_token`` when given); header
   ``Authorization: ServiceAK <primary admin key>``. Delivered = HTTP 200 (the spec's required answer).
-* **account_status** (identity.md §6.2): POST, ``Content-Type: application/secevent+jwt``, body a SET signed
+* **account_status** (identity §6.2): POST, ``Content-Type: application/secevent+jwt``, body a SET signed
   RS256 by the auth host's key ring (header ``typ: secevent+jwt`` and ``kid``). Delivered = 202; rejected =
   400 with ``Content-Type: application/json`` and a JSON object whose ``err`` is one of the four values of
   §6.2 and whose ``description`` is a string (logged, not retried); anything else (no answer within the bound,
   another status, a 400 that does not follow that format) = failed, retried.
-* **share** (social.md §6.1): GET query or POST JSON (setting ``share_method``, default ``POST``) with
+* **share** (social §6.1): GET query or POST JSON (setting ``share_method``, default ``POST``) with
   ``CHAT_TYPE``, ``HASH_CHAT_ID``, the ``serverCallbackArgs`` members, optional ``TEMPLATE_ID``,
   ``IS_SINGLE_CHATROOM``, ``CHAT_MEMBER_COUNT_RANGE``. Delivered = any 2XX.
-* **channel** (social.md §6.2): POST JSON ``event``, ``id``, ``id_type`` (``app_user_id``),
+* **channel** (social §6.2): POST JSON ``event``, ``id``, ``id_type`` (``app_user_id``),
   ``channel_public_id``, ``channel_uuid``, ``updated_at`` (RFC 3339 UTC) plus the deprecated members
   ``plus_friend_public_id``, ``plus_friend_uuid`` and ``timestamp`` (ms), which the platform still sends.
   Delivered = any 2XX.
 
-Share and channel requests carry the three headers of social.md §6: ``Authorization: ServiceAK <primary
+Share and channel requests carry the three headers of social §6: ``Authorization: ServiceAK <primary
 admin key>``, ``X-Service-Resource-ID`` (one id per event, the same on every retry so a receiver can drop
 duplicates) and ``User-Agent: ServiceOpenAPI/1.0``.
 
@@ -74,7 +74,7 @@ User Profile Changed           KAKAO    {platevent_base}/kakao/event-type/user-p
 
 ``{platevent_base}`` is not given by the spec; the sandbox uses :data:`PLATEVENT_BASE`.
 
-SET payload (identity.md §2): ``aud`` REST API key, ``sub`` service user id (string), ``iss`` auth base URL,
+SET payload (identity §2): ``aud`` REST API key, ``sub`` service user id (string), ``iss`` auth base URL,
 ``txm`` (one id per event, kept across retries), ``toe`` (sandbox time of the state change), ``iat`` (sandbox
 time of signing), ``app_id``, ``jti`` (unique), ``events`` ``{identifier: members}``. Each event carries
 ``subject`` ``{subject_type: "iss-sub", iss, sub}`` unless the caller gives another one (IdentifierSubject for
@@ -336,7 +336,7 @@ class Model:
     def share(self, app_id: str, user_id: int, *, chat_type: str = "MemoChat", hash_chat_id: str | None = None,
               args: dict | None = None, template_id: int | None = None, is_single_chatroom: bool | None = None,
               chat_member_count_range: str | None = None) -> list[int]:
-        """Share webhook (social.md §6.1): a share message of ``user_id`` was delivered."""
+        """Share webhook (social §6.1): a share message of ``user_id`` was delivered."""
         if hash_chat_id is None:
             hash_chat_id = hashlib.sha256(f"{app_id}:{user_id}:{chat_type}".encode()).hexdigest()[:40]
         body = {"CHAT_TYPE": chat_type, "HASH_CHAT_ID": hash_chat_id}
@@ -356,7 +356,7 @@ class Model:
 
     def channel(self, app_id: str, user_id: int, channel_public_id: str, event: str, *,
                 channel_uuid: str | None = None) -> list[int]:
-        """Channel webhook (social.md §6.2): ``user_id`` ``added`` or ``blocked`` the channel."""
+        """Channel webhook (social §6.2): ``user_id`` ``added`` or ``blocked`` the channel."""
         if event not in CHANNEL_EVENTS:
             raise ValueError(f"event must be one of {', '.join(CHANNEL_EVENTS)}")
         ts = self.sandbox.clock.timestamp()

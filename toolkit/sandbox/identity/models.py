@@ -3,9 +3,9 @@ authorization codes, access/refresh/ID tokens, shipping addresses and the consen
 
 This is the core other areas authenticate with: :meth:`Model.bearer` turns an ``Authorization: Bearer``
 header into the acting user (HTTP 401 ``{code: -401}`` with ``WWW-Authenticate`` otherwise), and
-:meth:`Model.acting_user` implements the 'token or admin key' mode (identity.md §1 conventions).
+:meth:`Model.acting_user` implements the 'token or admin key' mode (identity §1 conventions).
 
-Choices of the sandbox where the spec is silent (identity.md says "not shown"):
+Choices of the sandbox where the spec is silent (identity says "not shown"):
 
 * Lifetimes: access token 6 hours, refresh token 60 days (the real platform's well-known values for REST
   apps); the refresh grant answers a new ``refresh_token`` only when less than 30 days remain on the old one

@@ -1,4 +1,4 @@
-"""HTTP of the identity area: the OAuth 2.0 / OpenID Connect provider on the auth host (identity.md §4.1–4.4,
+"""HTTP of the identity area: the OAuth 2.0 / OpenID Connect provider on the auth host (identity §4.1–4.4,
 4.10–4.12, 4.21) and the user endpoints on the API host (§4.3, 4.5–4.9, 4.13–4.15).
 
 Choices where the spec is silent (see also :mod:`toolkit.sandbox.identity.models`):

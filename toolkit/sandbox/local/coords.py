@@ -1,4 +1,4 @@
-"""Coordinate systems of the local API (location.md §4.2–4.4) with pyproj.
+"""Coordinate systems of the local API (location §4.2–4.4) with pyproj.
 
 Definitions (proj strings; the EPSG code is given where one matches):
 

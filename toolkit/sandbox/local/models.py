@@ -1,4 +1,4 @@
-"""Local area of the sandbox: address search, coordinate to region/address, place search (location.md §4.1–4.6)
+"""Local area of the sandbox: address search, coordinate to region/address, place search (location §4.1–4.6)
 on a real-data world: Busan legal-dong polygons, the official code tables, the 149,400 real businesses of all
 16 districts and 474 landmarks named by official building names (see ``datasets/README.md``).
 
@@ -591,7 +591,7 @@ class Model:
     def search_places(self, *, query=None, category=None, x=None, y=None, radius=None, rect=None,
                       sort="accuracy") -> tuple[list[dict], dict | None]:
         """Keyword (``query``) or category search. ``distance`` is in a keyword document only when a centre
-        was sent (location.md §4.5 "only when x and y were sent"); a category document always has it, an
+        was sent (location §4.5 "only when x and y were sent"); a category document always has it, an
         empty string without a centre (§4.6)."""
         w = self.world()
         P = w.places

@@ -1,4 +1,4 @@
-"""HTTP of the local area (location.md §4.1–4.6): ``{local_url}/v2/local/search/{address,keyword,category}.{FORMAT}``
+"""HTTP of the local area (location §4.1–4.6): ``{local_url}/v2/local/search/{address,keyword,category}.{FORMAT}``
 and ``{local_url}/v2/local/geo/{coord2regioncode,coord2address,transcoord}.{FORMAT}``.
 
 ``FORMAT`` is ``json`` or ``xml`` (anything else: 404). The XML form (not shown in the spec) is

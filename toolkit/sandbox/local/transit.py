@@ -1,4 +1,4 @@
-"""Public-transit routing of the sandbox: ``GET {local_url}/v2/routing/publictraffic`` (location.md §4.7).
+"""Public-transit routing of the sandbox: ``GET {local_url}/v2/routing/publictraffic`` (location §4.7).
 
 The spec names the endpoint and its header (``Authorization: ServiceAK <REST API key>``) only; parameters and
 response are "not shown". Everything below is the sandbox's choice (DESIGN.md "Sandbox fidelity": the simplest

@@ -1,4 +1,4 @@
-"""Driving directions of the sandbox (location.md §2 "Directions resources", §4.8–4.11, §8).
+"""Driving directions of the sandbox (location §2 "Directions resources", §4.8–4.11, §8).
 
 Routes are shortest paths (Dijkstra of ``scipy.sparse.csgraph``) on the road graph derived from the real Busan addresses (see
 ``graph.py`` and ``datasets/README.md``). Choices where the spec is silent, written down here:

@@ -1,4 +1,4 @@
-"""HTTP of the directions area (location.md §4.8–4.11), mounted at ``{navi_url}`` = ``/navi``.
+"""HTTP of the directions area (location §4.8–4.11), mounted at ``{navi_url}`` = ``/navi``.
 
 * ``GET  /v1/directions``               quota id ``navi_directions``
 * ``POST /v1/waypoints/directions``     ``navi_waypoints_directions``

@@ -1,4 +1,4 @@
-"""Messenger channels (social.md §4.6–§4.7): relations and customer files; state, rules and HTTP.
+"""Messenger channels (social §4.6–§4.7): relations and customer files; state, rules and HTTP.
 
 Choices where the spec is silent, written down here:
 

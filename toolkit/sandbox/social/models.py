@@ -1,4 +1,4 @@
-"""Social area state: story feed, messenger and channels (social.md §2–§5, §7–§8; webhooks §6 live elsewhere).
+"""Social area state: story feed, messenger and channels (social §2–§5, §7–§8; webhooks §6 live elsewhere).
 
 The rules and the choices where the spec is silent are written in the docstrings of :mod:`.story`,
 :mod:`.talk`, :mod:`.channel` and :mod:`.pages`. Seed data: ``datasets/social/`` (fictional, deterministic).

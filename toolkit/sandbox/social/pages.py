@@ -1,4 +1,4 @@
-"""The scrape step (social.md leaves it "not shown"): web pages → the link-information object.
+"""The scrape step (social leaves it "not shown"): web pages → the link-information object.
 
 Sandbox choice: ``GET {api_url}/v1/api/story/linkinfo?url=`` (Bearer, story users) returns the object with the
 members the spec names (``url``, ``requested_url``, ``host``, ``title``, ``image`` array, ``description``,

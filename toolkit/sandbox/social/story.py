@@ -1,4 +1,4 @@
-"""Story feed (social.md §4.1): state, rules and HTTP.
+"""Story feed (social §4.1): state, rules and HTTP.
 
 Choices where the spec is silent, written down here:
 

@@ -1,4 +1,4 @@
-"""Messenger (social.md §4.2–§4.5): profile, friends, profiles for admins, messages; state, rules and HTTP.
+"""Messenger (social §4.2–§4.5): profile, friends, profiles for admins, messages; state, rules and HTTP.
 
 Choices where the spec is silent, written down here:
 

@@ -1,4 +1,4 @@
-"""Utility area state: the IP lists and the API status with its incident history (location.md §4.12–4.14).
+"""Utility area state: the IP lists and the API status with its incident history (location §4.12–4.14).
 
 Choices where the spec is silent, written down here:
 
