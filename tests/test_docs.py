@@ -27,9 +27,16 @@ def test_api_reference_lists_every_endpoint_with_a_toolkit_call():
         assert "`tk." in line, f"no toolkit call named for {row['method']} {row['path']}"
 
 
+def _slug(heading: str) -> str:
+    """The anchor a Markdown renderer (GitHub, JupyterLab) gives a heading."""
+    text = re.sub(r"[^\w\- ]", "", heading.strip().lower())
+    return text.replace(" ", "-")
+
+
 def _anchors(path: Path) -> set[str]:
     text = path.read_text("utf-8")
-    return set(re.findall(r'<a id="([^"]+)"></a>', text))
+    headings = {_slug(h) for h in re.findall(r"^#{1,6} (.+)$", text, flags=re.M)}
+    return set(re.findall(r'<a id="([^"]+)"></a>', text)) | headings
 
 
 def _links(text: str):
