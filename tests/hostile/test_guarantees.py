@@ -42,7 +42,8 @@ def test_twenty_threads_mixed_reads_and_writes():
                         ("POST", "/sandbox/login", {"json": {"user_id": user, "scopes": ["profile"]}}),
                         ("GET", "/status/api/health/current", {}),
                         ("GET", "/local/v2/local/search/keyword.json",
-                         {"params": {"query": "카페"}, "headers": {"Authorization": f"ServiceAK {app['rest_api_key']}"}}),
+                         {"params": {"query": "카페", "x": 129.0592, "y": 35.1579, "radius": 1000},
+                          "headers": {"Authorization": f"ServiceAK {app['rest_api_key']}"}}),
                     ]
                     for method, path, kw in calls:
                         try:
@@ -82,6 +83,8 @@ def _start(db: str) -> tuple[subprocess.Popen, str]:
         if proc.poll() is not None:
             break
     proc.kill()
+    proc.wait(10)
+    proc.stdout.close()
     raise AssertionError("the sandbox did not start")
 
 
@@ -113,6 +116,7 @@ def test_kill_9_during_writes_loses_no_acknowledged_write(tmp_path):
             time.sleep(0.05)
         os.kill(proc.pid, signal.SIGKILL)
         proc.wait(10)
+        proc.stdout.close()
         stop.set()
         for t in threads:
             t.join(15)
@@ -121,6 +125,7 @@ def test_kill_9_during_writes_loses_no_acknowledged_write(tmp_path):
         if proc.poll() is None:
             proc.kill()
             proc.wait(10)
+        proc.stdout.close()
     assert len(acknowledged) >= 40
     proc, base = _start(db)
     try:
@@ -130,6 +135,7 @@ def test_kill_9_during_writes_loses_no_acknowledged_write(tmp_path):
     finally:
         proc.kill()
         proc.wait(10)
+        proc.stdout.close()
     assert lost == [], f"{len(lost)} of {len(acknowledged)} acknowledged writes lost"
 
 
@@ -143,7 +149,8 @@ def test_key_confusion_and_revoked_tokens_refused():
             # a REST key where the admin key is needed, a user token as an app key, an app key as a user token
             r = http.get("/api/v2/user/me", params=admin_q, headers={"Authorization": f"ServiceAK {app['rest_api_key']}"})
             assert r.status_code == 401 and r.json()["code"] == -401
-            r = http.get("/local/v2/local/search/keyword.json", params={"query": "카페"},
+            r = http.get("/local/v2/local/search/keyword.json", params={"query": "카페", "x": 129.06, "y": 35.16,
+                                                                      "radius": 500},
                          headers={"Authorization": f"ServiceAK {token}"})
             assert r.status_code == 401 and r.json()["code"] == -401
             r = http.get("/api/v2/user/me", headers={"Authorization": f"Bearer {app['admin_key']}"})
