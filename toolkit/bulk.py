@@ -295,14 +295,16 @@ class Bulk:
                 self.stopped = True   # e.g. KeyboardInterrupt: the workers stop after their current call
                 raise
 
-    def run(self, client):
-        """Run with ``client``'s runner: an awaitable on the async client, else done on return."""
+    def run(self, client, finish):
+        """Run with ``client``'s runner and return ``finish(self)``: at once on the sync client (the requests in
+        flight on a private loop), as an awaitable on the async client."""
         if client._async:
             async def run():
                 try:
                     await self.run_async(client.core)
                 finally:
                     self.close()
+                return finish(self)
             return run()
         try:
             if self.limiter.cap > 1 and len(self.todo) > 1:
@@ -311,7 +313,7 @@ class Bulk:
                 self.run_sync(client.core.send)
         finally:
             self.close()
-        return None
+        return finish(self)
 
 
 def align(index, keys: list[str], answers: dict, classify):
