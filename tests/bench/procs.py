@@ -121,3 +121,10 @@ def goal(label: str, value: float, target: float, *, at_most: bool = False, unit
     met = value <= target if at_most else value >= target
     sign = "≤" if at_most else "≥"
     return f"{label:<62} {value:>8.2f}{unit}  goal {sign} {target:g}{unit}  {'met' if met else 'NOT met'}"
+
+
+def place_names(n: int, seed: int = 7) -> list[str]:
+    """``n`` distinct place names of the sandbox's data set (keyword queries that find something)."""
+    raw = gzip.decompress((ROOT / "datasets" / "local" / "places.csv.gz").read_bytes()).decode("utf-8")
+    names = sorted({r["place_name"] for r in csv.DictReader(io.StringIO(raw))})
+    return random.Random(seed).sample(names, n)

@@ -3,8 +3,11 @@
     .venv/bin/python tests/bench/run_all.py            # full sizes (a few minutes)
     .venv/bin/python tests/bench/run_all.py --short    # what CI runs
 
-import time and JSON → frame and sync vs async calls (bench_core), bulk geocoding against a plain loop
-(bench_geocode), routing cold vs cached and many-origin vs single calls (bench_routing).
+import time and JSON → frame and sync vs async calls (bench_core), the sandbox server under wrk against a
+minimal Starlette endpoint (bench_server), bulk work at 30 ms emulated latency against sequential loops and
+bare httpx (bench_bulk), geocoding a dask frame on a local cluster (bench_dask), routing cold vs cached and
+many-origin vs single calls (bench_routing). Every benchmark runs the sandbox in its own process
+(``toolkit sandbox --port 0``) and prints its ratios next to their goals.
 """
 from __future__ import annotations
 
@@ -13,7 +16,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py"]
+BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_dask.py", "bench_routing.py"]
 
 
 def main(argv: list[str]) -> int:
