@@ -306,7 +306,11 @@ class Bulk:
             if self.limiter.cap > 1 and len(self.todo) > 1:
                 self.run_threaded(client)
             else:
-                self.run_sync(client.core.send)
+                previous, client.core.observer = client.core.observer, self.limiter.observe
+                try:
+                    self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
+                finally:
+                    client.core.observer = previous
         finally:
             self.close()
         return finish(self)
