@@ -16,7 +16,9 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import logging
+import shutil
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -49,16 +51,21 @@ def main(argv=None) -> int:
     unique = addresses(distinct)
     rng = random.Random(5)
     texts = unique + [rng.choice(unique) for _ in range(rows - len(unique))]
-    distinct = len({" ".join(t.split()) for t in unique})      # as geocode counts them (whitespace-normalised)
+    distinct = len({" ".join(t.split()) for t in unique})      # as geocode counts them (procs.addresses: n)
     rng.shuffle(texts)
     pdf = pd.DataFrame({"address": texts, "row": range(rows)})
 
+    tmp = tempfile.mkdtemp(prefix="bench-dask-")
+    (Path(tmp) / "rows").mkdir()
+    step = -(-rows // partitions)
+    for i in range(partitions):                                # one parquet file per partition
+        pdf.iloc[i * step:(i + 1) * step].to_parquet(Path(tmp) / "rows" / f"part-{i:03d}.parquet", index=False)
     with sandbox_process("--latency", args.latency) as sb, \
             LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None,
                          memory_limit="1GiB", processes=True, silence_logs=logging.ERROR) as cluster, Client(cluster):
         tk = client_config(sb)
         tk.local.address(unique[0])                              # load the data set before timing anything
-        ddf = dd.from_pandas(pdf, npartitions=partitions).persist()   # the rows live on the cluster
+        ddf = dd.read_parquet(str(Path(tmp) / "rows")).persist()   # the workers read the rows themselves
 
         control(sb, "POST", "/sandbox/local/requests")
         t = time.perf_counter()
@@ -75,6 +82,7 @@ def main(argv=None) -> int:
         sent_dask = requests_seen(sb, "local_search_address")
         tk.close()
 
+    shutil.rmtree(tmp, ignore_errors=True)
     same = (result.sort_values("row")["geocode_status"].astype(str).tolist()
             == single["geocode_status"].astype(str).tolist())
     print(f"benchmark dask: {rows:,} rows, {distinct:,} distinct addresses, {partitions} partitions; LocalCluster "

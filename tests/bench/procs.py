@@ -95,14 +95,20 @@ def requests_seen(sb, api: str) -> int:
 
 
 def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
-    """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``dup_share`` of
-    them repeats of others, shuffled."""
+    """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``n * (1 -
+    dup_share)`` of them distinct (as geocode counts them: whitespace-normalised), the rest repeats, shuffled."""
     raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
     rows = list(csv.DictReader(io.StringIO(raw)))
     rng = random.Random(seed)
     distinct = max(1, int(round(n * (1 - dup_share))))
-    picked = rng.sample(rows, min(distinct, len(rows)))
-    texts = [r["road_address_name"] if i % 2 else r["address_name"] for i, r in enumerate(picked)]
+    rng.shuffle(rows)
+    seen: dict[str, str] = {}        # normalised text -> text: distinct as geocode counts them
+    for i, r in enumerate(rows):
+        text = r["road_address_name"] if i % 2 else r["address_name"]
+        seen.setdefault(" ".join(text.split()), text)
+        if len(seen) == distinct:
+            break
+    texts = list(seen.values())
     texts += [rng.choice(texts) for _ in range(n - len(texts))]
     rng.shuffle(texts)
     return texts
