@@ -103,9 +103,10 @@ def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
     distinct = max(1, int(round(n * (1 - dup_share))))
     rng.shuffle(rows)
     seen: dict[str, str] = {}        # normalised text -> text: distinct as geocode counts them
-    for i, r in enumerate(rows):
-        text = r["road_address_name"] if i % 2 else r["address_name"]
-        seen.setdefault(" ".join(text.split()), text)
+    forms = [(r["road_address_name"], r["address_name"])[::1 if i % 2 else -1] for i, r in enumerate(rows)]
+    for text in [f[0] for f in forms] + [f[1] for f in forms]:   # one form of each, then the other form
+        if text:
+            seen.setdefault(" ".join(text.split()), text)
         if len(seen) == distinct:
             break
     texts = list(seen.values())
