@@ -584,7 +584,8 @@ class LocalArea(Area):
             raise ParameterError("column", "must name a column of the frame", column)
         names = _out_names(data.columns, suffix, overwrite)
         keys = data[column].map_partitions(lambda s: s.map(_address_key), meta=(column, "object"))
-        unique = [k for k in keys.drop_duplicates().compute().tolist() if k]
+        # distinct per partition, then a tree reduction to one: no shuffle of the rows
+        unique = [k for k in keys.drop_duplicates(split_out=1).compute().tolist() if k]
         job = Bulk(unique, make_call, **options)
 
         def finish(job):
@@ -718,8 +719,8 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
                                       errors="coerce").astype("float64")
     out[names["geocode_status"]] = pd.Categorical(statuses, categories=GEOCODE_STATUSES)
     out[names["geocode_matches"]] = pd.array([a.get("matches") for a in rows], dtype="Int64")
-    out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="object")
-    out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="object")
+    out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="str")
+    out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="str")
     out[names["geocode_error"]] = pd.array([a.get("error") for a in rows], dtype="Int64")
     out.attrs["resume_at"] = resume_at
     return out
