@@ -126,3 +126,12 @@ def test_cli_latency_option(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["sandbox", "--latency", "later", "--print-config"])
     assert stop.value.code == 2 and "--latency" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("module", ["toolkit.latency", "toolkit.bulk", "toolkit.loopback"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    result = doctest.testmod(importlib.import_module(module))
+    assert result.failed == 0 and result.attempted > 0

@@ -229,40 +229,36 @@ class Bulk:
         limiter = self.limiter
         keys = iter(self.todo)   # shared by the workers: each takes the next key
         in_flight = 0
-        changed = asyncio.Event()
+        slots = asyncio.Condition()   # a finished request wakes as many workers as the limit has room for
         previous = core.observer
         core.observer = limiter.observe
 
         async def worker():
             nonlocal in_flight
             for key in keys:
-                while True:   # wait for a free slot under the current limit and for any 429 pause to end
+                pause = limiter.pause - time.monotonic()   # a 429's Retry-After holds every start
+                if pause > 0:
+                    await asyncio.sleep(pause)
+                async with slots:
+                    await slots.wait_for(lambda: self.stopped or in_flight < limiter.limit)
+                    in_flight += 1
+                try:
+                    wait = self.pacer.delay()
+                    if wait:
+                        await asyncio.sleep(wait)
                     if self.stopped:
                         return
-                    pause = limiter.pause - time.monotonic()
-                    if pause > 0:
-                        await asyncio.sleep(pause)
-                    elif in_flight >= limiter.limit:
-                        changed.clear()
-                        await changed.wait()
+                    self.requests += 1
+                    try:
+                        result = await core.asend(self.make_call(key))
+                    except ToolkitError as exc:
+                        self._failed(key, exc)
                     else:
-                        break
-                wait = self.pacer.delay()
-                if wait:
-                    await asyncio.sleep(wait)
-                if self.stopped:
-                    return
-                in_flight += 1
-                self.requests += 1
-                try:
-                    result = await core.asend(self.make_call(key))
-                except ToolkitError as exc:
-                    self._failed(key, exc)
-                else:
-                    self._ok(key, result)
+                        self._ok(key, result)
                 finally:
-                    in_flight -= 1
-                    changed.set()
+                    async with slots:
+                        in_flight -= 1
+                        slots.notify(max(1, limiter.limit - in_flight))
 
         try:
             await asyncio.gather(*(worker() for _ in range(min(limiter.cap, len(self.todo)) or 1)))
@@ -295,23 +291,29 @@ class Bulk:
                 self.stopped = True   # e.g. KeyboardInterrupt: the workers stop after their current call
                 raise
 
-    def run(self, client):
-        """Run with ``client``'s runner: an awaitable on the async client, else done on return."""
+    def run(self, client, finish):
+        """Run with ``client``'s runner and return ``finish(self)``: at once on the sync client (the requests in
+        flight on a private loop), as an awaitable on the async client."""
         if client._async:
             async def run():
                 try:
                     await self.run_async(client.core)
                 finally:
                     self.close()
+                return finish(self)
             return run()
         try:
             if self.limiter.cap > 1 and len(self.todo) > 1:
                 self.run_threaded(client)
             else:
-                self.run_sync(client.core.send)
+                previous, client.core.observer = client.core.observer, self.limiter.observe
+                try:
+                    self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
+                finally:
+                    client.core.observer = previous
         finally:
             self.close()
-        return None
+        return finish(self)
 
 
 def align(index, keys: list[str], answers: dict, classify):

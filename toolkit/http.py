@@ -270,6 +270,8 @@ class _Wait(tenacity.wait.wait_base):
 
 
 # Bulk runs keep up to 64 requests in flight: keep that many connections alive between them (httpx keeps 20).
+# sniffio is a dependency for speed: without it httpcore retries a failing `import sniffio` (a search of
+# sys.path) several times per request, which made the async client 3x slower in the bulk benchmark's profile.
 _LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
 
 

@@ -17,6 +17,7 @@ systems, keyword and category place search, bulk geocoding of a DataFrame column
 from __future__ import annotations
 
 import math
+import json
 from typing import Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
@@ -290,6 +291,39 @@ def _out_names(existing, suffix: str | None, overwrite: bool) -> dict[str, str]:
     return names
 
 
+def _sequence(name: str, values) -> list:
+    import pandas as pd
+
+    if isinstance(values, (str, bytes)) or not isinstance(values, (list, tuple, pd.Index, pd.Series)):
+        raise ParameterError(name, "must be a list, tuple, Index or Series", type(values).__name__)
+    return list(values)
+
+
+def _bad_centre(i: int, value):
+    raise ParameterError(f"centres[{i}]", "must be an (x, y) pair of numbers", value)
+
+
+def _sweep_answer(body, response=None) -> dict:
+    """One page of a place search, kept whole (the sweep's frame is built once at the end)."""
+    return {"documents": body.get("documents") or [], "total": int((body.get("meta") or {}).get("total_count", 0))}
+
+
+def _sweep_frame(job: Bulk, keys: list, label: str, cache):
+    """One frame of every key's documents, ``label`` first (the query, or the centre's position)."""
+    from .frames import frame
+
+    rows = []
+    for i, key in enumerate(dict.fromkeys(keys) if label == "query" else keys):   # a query once; each centre
+        for doc in (job.answers.get(key) or {}).get("documents", []):
+            rows.append({label: key if label == "query" else i, **doc})
+    out = frame(rows, columns=[label, *PLACE_COLUMNS], floats=["x", "y", "distance"])
+    errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
+    out.attrs["sweep"] = {"keys": len(keys), "queries": job.hits + len(job.todo), **job.stats(),
+                          "stopped_by_quota": job.stopped, "errors": errors[:20]}
+    _warn_quota_stop(job, "sweep", None, cache)
+    return out
+
+
 def _user_level() -> int:
     """The ``stacklevel`` of a warning that points at the first caller outside this package."""
     import os
@@ -309,10 +343,11 @@ def _warn_quota_stop(job: Bulk, what: str, resume_at, cache) -> None:
         return
     done = len(job.answers) - job.hits
     where = "" if resume_at is None else f" (the first is labelled {resume_at!r})"
+    rows = (f"the rows whose {what}_status is 'not_done' (df.attrs['{what}']['resume_at'] is the first)"
+            if what in ("geocode", "region") else "the same input")
     how = (f"run the same call again with cache={str(cache)!r} once the daily quota resets: the answers so far "
            "are kept there and only the rest is requested" if cache is not None else
-           f"pass cache='{what}.sqlite' to keep answers between runs, and once the quota resets run again on the "
-           f"rows whose {what}_status is 'not_done' (df.attrs['{what}']['resume_at'] is the first)")
+           f"pass cache='{what}.sqlite' to keep answers between runs, and once the quota resets run again on {rows}")
     warnings.warn(f"{what} stopped: the API quota is used up (code -10) after {done} new answers; the rows not "
                   f"answered{where} are 'not_done'. To resume, {how}.", UserWarning, stacklevel=_user_level())
 
@@ -534,15 +569,7 @@ class LocalArea(Area):
     # ------------------------------------------------------------------ bulk geocoding
     def _bulk(self, job: Bulk, finish):
         """Run a bulk job with the client's runner and build the result with ``finish(job)``."""
-        pending = job.run(self._client)
-        if pending is None:
-            return finish(job)
-
-        async def run():
-            await pending
-            return finish(job)
-
-        return run()
+        return job.run(self._client, finish)
 
     @_wraps("GET", "local", "/v2/local/search/address.{FORMAT}")
     def geocode(self, data, column: str | None = None, *, analyze_type: str = "similar", cache=None,
@@ -619,7 +646,8 @@ class LocalArea(Area):
             raise ParameterError("column", "must name a column of the frame", column)
         names = _out_names(data.columns, suffix, overwrite)
         keys = data[column].map_partitions(lambda s: s.map(_address_key), meta=(column, "object"))
-        unique = [k for k in keys.drop_duplicates().compute().tolist() if k]
+        # distinct per partition, then a tree reduction to one: no shuffle of the rows
+        unique = [k for k in keys.drop_duplicates(split_out=1).compute().tolist() if k]
         job = Bulk(unique, make_call, **options)
 
         def finish(job):
@@ -634,6 +662,65 @@ class LocalArea(Area):
             return out
 
         return self._bulk(job, finish)
+
+    @_wraps("GET", "local", "/v2/local/search/keyword.{FORMAT}")
+    def keyword_sweep(self, queries, category_group_code: str | None = None, *, x=None, y=None, radius=None,
+                      rect=None, size: int = 15, sort: str = "accuracy", cache=None, concurrency="auto",
+                      max_concurrency: int | None = None, rate: float | None = None, progress: bool = True):
+        """The first page of a keyword search (location.md §4.5) for each of many ``queries`` → one frame: a
+        ``query`` column, then the columns of :meth:`keyword` (a repeated query appears once). Distinct queries are sent once, with the bulk
+        guarantees of :meth:`geocode` (adaptive ``concurrency``, ``rate``, ``cache``, a quota stop that warns;
+        ``attrs["sweep"]`` counts requests). Queries that found nothing have no rows.
+
+        >>> tk.local.keyword_sweep(["약국", "카페", "편의점"], x=129.059, y=35.158, radius=1000)  # doctest: +SKIP
+        """
+        queries = [_text("query", q) for q in _sequence("queries", queries)]
+        self._keyword_call(queries[0] if queries else "q", category_group_code, x, y, radius, rect, 1, size, sort)
+
+        def make_call(query):
+            call = self._keyword_call(query, category_group_code, x, y, radius, rect, 1, size, sort)
+            call.parse = _sweep_answer
+            return call
+
+        key = json.dumps([category_group_code, x, y, radius, rect, size, sort])
+        job = Bulk(list(dict.fromkeys(queries)), make_call, cache=cache, namespace=f"keyword\t{key}\t",
+                   concurrency=concurrency, max_concurrency=max_concurrency, rate=rate, progress=progress,
+                   desc="keyword")
+        return self._bulk(job, lambda job: _sweep_frame(job, queries, "query", cache))
+
+    @_wraps("GET", "local", "/v2/local/search/category.{FORMAT}")
+    def category_sweep(self, category_group_code: str, centres, *, radius: int = 1000, size: int = 15,
+                       sort: str = "distance", cache=None, concurrency="auto", max_concurrency: int | None = None,
+                       rate: float | None = None, progress: bool = True):
+        """The first page of a category search (location.md §4.6) around each of many ``centres`` (``(x, y)``
+        pairs, or a frame with ``x`` and ``y`` columns) → one frame: a ``centre`` column (the centre's position
+        in ``centres``), then the columns of :meth:`category`. Distinct centres are sent once, with the bulk
+        guarantees of :meth:`geocode` (adaptive ``concurrency``, ``rate``, ``cache``, quota stop that warns).
+
+        >>> grid = [(129.05 + 0.01 * i, 35.15 + 0.01 * j) for i in range(5) for j in range(5)]   # doctest: +SKIP
+        >>> tk.local.category_sweep("PM9", grid, radius=700)                                      # doctest: +SKIP
+        """
+        import pandas as pd
+
+        if isinstance(centres, pd.DataFrame):
+            centres = list(zip(centres["x"].tolist(), centres["y"].tolist()))
+        points = [(_float("x", p[0]), _float("y", p[1])) if isinstance(p, (tuple, list)) and len(p) == 2 else
+                  _bad_centre(i, p) for i, p in enumerate(_sequence("centres", centres))]
+        keys = [f"{px!r},{py!r}" for px, py in points]
+        if points:
+            self._category_call(category_group_code, points[0][0], points[0][1], radius, None, 1, size, sort)
+
+        def make_call(key):
+            px, py = (float(v) for v in key.split(","))
+            call = self._category_call(category_group_code, px, py, radius, None, 1, size, sort)
+            call.parse = _sweep_answer
+            return call
+
+        job = Bulk(list(dict.fromkeys(keys)), make_call, cache=cache,
+                   namespace=f"category\t{category_group_code}\t{radius}\t{size}\t{sort}\t",
+                   concurrency=concurrency, max_concurrency=max_concurrency, rate=rate, progress=progress,
+                   desc="category")
+        return self._bulk(job, lambda job: _sweep_frame(job, keys, "centre", cache))
 
     @_wraps("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions_of(self, data, x: str = "x", y: str = "y", *, input_coord: str = "WGS84", cache=None,
@@ -698,8 +785,8 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
                                       errors="coerce").astype("float64")
     out[names["geocode_status"]] = pd.Categorical(statuses, categories=GEOCODE_STATUSES)
     out[names["geocode_matches"]] = pd.array([a.get("matches") for a in rows], dtype="Int64")
-    out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="object")
-    out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="object")
+    out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="str")
+    out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="str")
     out[names["geocode_error"]] = pd.array([a.get("error") for a in rows], dtype="Int64")
     out.attrs["resume_at"] = resume_at
     return out
@@ -724,5 +811,5 @@ def _regions_frame(data, keys: list[str], job: Bulk, cache=None):
         out[c] = pd.Series([a.get(c) for a in answers], index=out.index, dtype=TEXT)
     out["region_error"] = pd.array([a.get("error") for a in answers], dtype="Int64")
     out.attrs["regions"] = stats(job, len(out), resume_at)
-    _warn_quota_stop(job, "regions", resume_at, cache)
+    _warn_quota_stop(job, "region", resume_at, cache)
     return out

@@ -8,6 +8,7 @@
 >>> r.geojson()        # FeatureCollection of LineStrings (one per route)
 >>> r.map()            # folium map (toolkit.navimaps)
 >>> tk.navi.origins([("a", 129.03, 35.10), ...], destination=(129.05, 35.14), radius=10000)   # key, distance, duration
+>>> tk.navi.matrix(origins, destinations)   # every origin to every destination, calls in flight together
 
 Points are given as ``(x, y)``, ``(x, y, name)``, ``{"x":, "y":, "name":}`` or the text ``"x,y,name=..."``;
 many-origin points as ``(key, x, y)`` or ``{"key":, "x":, "y":}``. Every bound of the spec is checked before
@@ -395,6 +396,63 @@ class NaviArea(Area):
                     idempotent=True, parse=lambda b, r: b if raw else many_frame(b, pts, org, to_center=False,
                                                                                   tiles=tiles_for(self._client)),
                     name="navi.destinations")
+
+    def matrix(self, origins, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
+               concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
+               progress: bool = True):
+        """Many-origin matrix (location.md §4.10): summaries from every keyed origin to every keyed destination
+        → one long frame: ``destination`` (its key), then the columns of :meth:`origins` (``key`` is the
+        origin's). One ``origins`` call per destination and block of up to 30 origins, the calls in flight
+        together with adaptive ``concurrency`` (see :mod:`toolkit.bulk`), ``rate``, progress and a quota stop
+        (``attrs["matrix"]``); ``ParameterError`` for bad points before any request.
+
+        >>> tk.navi.matrix([("a", 129.03, 35.10), ("b", 129.04, 35.11)],
+        ...                [("x", 129.05, 35.14), ("y", 129.06, 35.15)])       # doctest: +SKIP
+        """
+        import warnings
+
+        import pandas as pd
+
+        from .bulk import Bulk
+
+        orgs = [_keyed(p, f"origins[{i}]") for i, p in enumerate(origins or [])]
+        dests = [_keyed(p, f"destinations[{i}]") for i, p in enumerate(destinations or [])]
+        if not orgs or not dests:
+            raise ParameterError("origins/destinations", "give at least one keyed point each", len(orgs) or len(dests))
+        blocks = [orgs[i:i + MAX_MANY] for i in range(0, len(orgs), MAX_MANY)]
+        pts, body = self._many_body(blocks[0], "origins", radius, priority, avoid)
+        keys = [f"{d},{b}" for d in range(len(dests)) for b in range(len(blocks))]
+
+        def make_call(key):
+            d, b = (int(v) for v in key.split(","))
+            return Call("POST", "navi", "/v1/origins/directions", self._client.rest_auth(), idempotent=True,
+                        json={**body, "origins": blocks[b], "destination": dests[d]}, parse=lambda b, r: b,
+                        name="navi.matrix")
+
+        job = Bulk(keys, make_call, cache=None, namespace="matrix\t", concurrency=concurrency,
+                   max_concurrency=max_concurrency, rate=rate, progress=progress, desc="matrix")
+
+        def finish(job):
+            parts = []
+            for key in keys:
+                d, b = (int(v) for v in key.split(","))
+                answer = job.answers.get(key)
+                if answer is not None and "message" not in answer:
+                    part = many_frame(answer, blocks[b], dests[d], to_center=True)
+                    part.insert(0, "destination", dests[d]["key"])
+                    parts.append(part)
+            out = (pd.concat(parts, ignore_index=True) if parts else
+                   many_frame({}, [], {}, to_center=True).assign(destination=pd.Series(dtype="object")))
+            errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
+            out.attrs = {"matrix": {"calls": len(keys), **job.stats(), "stopped_by_quota": job.stopped,
+                                    "errors": errors[:20]}}
+            if job.stopped:
+                warnings.warn("matrix stopped: the API quota is used up (code -10); the pairs not answered are "
+                              "missing. To resume, run the same call again once the daily quota resets.",
+                              UserWarning, stacklevel=3)
+            return out
+
+        return job.run(self._client, finish)
 
     def origins_map(self, frame, **kw):
         """A folium map of a many-origin frame (see :func:`toolkit.navimaps.origins_map`), on this client's base

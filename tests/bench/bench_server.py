@@ -1,7 +1,7 @@
 """Sandbox server benchmark with ``wrk``, measured side by side in one run, printed as ratios next to goals.
 
     python tests/bench/bench_server.py            # 8 s per load
-    python tests/bench/bench_server.py --short    # 2 s per load (CI)
+    python tests/bench/bench_server.py --short    # 1 s per load (CI)
 
 ``toolkit sandbox`` runs in its own process, as does the reference: a minimal Starlette JSON endpoint on the
 same server stack (:mod:`tests.bench.minimal_app`). ``wrk`` (Debian package ``wrk``) loads each with 16
@@ -81,12 +81,12 @@ def wrk(url: str, script: str, connections: int, seconds: float) -> dict:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--short", action="store_true")
-    parser.add_argument("--seconds", type=float, default=None)
+    parser.add_argument("--seconds", type=int, default=None)
     args = parser.parse_args(argv)
     if shutil.which("wrk") is None:
         print("bench_server: SKIPPED: wrk is not installed (Debian: apt-get install wrk; .ci/run installs it)")
         return 0
-    seconds = args.seconds or (2 if args.short else 8)
+    seconds = args.seconds or (1 if args.short else 8)
 
     texts = addresses(500)
     pts = points(500)

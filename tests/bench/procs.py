@@ -95,14 +95,21 @@ def requests_seen(sb, api: str) -> int:
 
 
 def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
-    """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``dup_share`` of
-    them repeats of others, shuffled."""
+    """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``n * (1 -
+    dup_share)`` of them distinct (as geocode counts them: whitespace-normalised), the rest repeats, shuffled."""
     raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
     rows = list(csv.DictReader(io.StringIO(raw)))
     rng = random.Random(seed)
     distinct = max(1, int(round(n * (1 - dup_share))))
-    picked = rng.sample(rows, min(distinct, len(rows)))
-    texts = [r["road_address_name"] if i % 2 else r["address_name"] for i, r in enumerate(picked)]
+    rng.shuffle(rows)
+    seen: dict[str, str] = {}        # normalised text -> text: distinct as geocode counts them
+    forms = [(r["road_address_name"], r["address_name"])[::1 if i % 2 else -1] for i, r in enumerate(rows)]
+    for text in [f[0] for f in forms] + [f[1] for f in forms]:   # one form of each, then the other form
+        if text:
+            seen.setdefault(" ".join(text.split()), text)
+        if len(seen) == distinct:
+            break
+    texts = list(seen.values())
     texts += [rng.choice(texts) for _ in range(n - len(texts))]
     rng.shuffle(texts)
     return texts
@@ -121,3 +128,10 @@ def goal(label: str, value: float, target: float, *, at_most: bool = False, unit
     met = value <= target if at_most else value >= target
     sign = "≤" if at_most else "≥"
     return f"{label:<62} {value:>8.2f}{unit}  goal {sign} {target:g}{unit}  {'met' if met else 'NOT met'}"
+
+
+def place_names(n: int, seed: int = 7) -> list[str]:
+    """``n`` distinct place names of the sandbox's data set (keyword queries that find something)."""
+    raw = gzip.decompress((ROOT / "datasets" / "local" / "places.csv.gz").read_bytes()).decode("utf-8")
+    names = sorted({r["place_name"] for r in csv.DictReader(io.StringIO(raw))})
+    return random.Random(seed).sample(names, n)

@@ -3,9 +3,12 @@
     .venv/bin/python tests/bench/run_all.py            # full sizes (a few minutes)
     .venv/bin/python tests/bench/run_all.py --short    # what CI runs
 
-import time and JSON → frame and sync vs async calls (bench_core), bulk geocoding against a plain loop
-(bench_geocode), routing cold vs cached and many-origin vs single calls (bench_routing), a fresh sandbox by
-reset vs a new server (bench_fresh), tile time cold vs cached over a pan of the city (bench_tiles).
+import time and JSON → frame and sync vs async calls (bench_core), the sandbox server under wrk against a
+minimal Starlette endpoint (bench_server), bulk work at 30 ms emulated latency against sequential loops and
+bare httpx (bench_bulk), geocoding a dask frame on a local cluster (bench_dask), routing cold vs cached and
+many-origin vs single calls (bench_routing), a fresh sandbox by reset vs a new server (bench_fresh), tile time
+cold vs cached over a pan of the city (bench_tiles), the request guard's cost (bench_guard). Every benchmark that
+loads the sandbox runs it in its own process (``toolkit sandbox --port 0``) and prints its ratios.
 """
 from __future__ import annotations
 
@@ -14,8 +17,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_core.py", "bench_geocode.py", "bench_routing.py", "bench_fresh.py", "bench_tiles.py",
-           "bench_guard.py"]
+BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_dask.py", "bench_routing.py", "bench_fresh.py",
+           "bench_tiles.py", "bench_guard.py"]
 
 
 def main(argv: list[str]) -> int:

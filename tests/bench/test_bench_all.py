@@ -1,0 +1,41 @@
+"""CI runs every benchmark short (tests/bench/run_all.py --short) so that none can rot. Timings and ratios are
+printed, never asserted; what is asserted is that each benchmark ran, printed its ratios next to their goals,
+and the functional facts they rest on (a cached re-run sends nothing; dask sends each distinct address once and
+gets the single-machine result)."""
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+GOAL = re.compile(r"^(?P<label>.+?)\s+(?P<value>-?[\d.]+)\s+goal [≥≤] [\d.]+\s+(met|NOT met)$", re.M)
+
+
+def test_run_all_short_prints_every_ratio_next_to_its_goal():
+    out = subprocess.run([sys.executable, str(ROOT / "tests/bench/run_all.py"), "--short"], capture_output=True,
+                         text=True, timeout=600, cwd=ROOT)
+    print(out.stdout)
+    assert out.returncode == 0, out.stderr[-3000:]
+    goals = {m["label"].strip(): float(m["value"]) for m in GOAL.finditer(out.stdout)}
+    bulk = [g for g in goals if g.split(":")[0] in ("geocode", "keyword_sweep", "category_sweep", "navi.matrix")]
+    assert len(bulk) == 9 and all(goals[g] > 0 for g in bulk)
+    if shutil.which("wrk"):
+        server = [g for g in goals if "minimal endpoint" in g or "p99 / p50" in g or "mixed read/write" in g]
+        assert len(server) == 7 and all(goals[g] > 0 for g in server)
+    else:
+        assert "bench_server: SKIPPED: wrk is not installed" in out.stdout
+    assert goals["dask: requests sent / distinct addresses"] == 1.0
+    assert "dask result equals the single-machine result: True" in out.stdout
+    assert "cached run: second run requests (sandbox count) 0" in out.stdout
+    assert "cold/cached =" in out.stdout and "async gather vs sync loop" in out.stdout
+    # tiles: cold (drawn) and cached percentiles; a fresh sandbox by reset vs a new server; the guard's cost
+    tiles = {name: re.search(rf"^{name}\s+([\d.]+)ms\s+([\d.]+)ms", out.stdout, re.M)
+             for name in (r"cold \(drawn\)", "cached")}
+    assert all(tiles.values()) and all(float(v) > 0 for m in tiles.values() for v in m.groups())
+    assert "cold/cached p50 =" in out.stdout
+    fresh = re.search(r"^restart / reset ratio\s+([\d.]+)$", out.stdout, re.M)
+    assert fresh and float(fresh.group(1)) > 0
+    guard = re.findall(r"^(GET with a query|POST with a 12 kB JSON body)\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", out.stdout,
+                       re.M)
+    assert len(guard) == 2 and all(float(r) > 0 for _, r in guard)

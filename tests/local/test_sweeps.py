@@ -1,0 +1,52 @@
+"""Keyword and category sweeps (many searches in one bulk run) and the many-origin matrix."""
+from __future__ import annotations
+
+import asyncio
+
+import pandas as pd
+import pytest
+
+from tests.conftest import client_for
+from toolkit.client import AsyncClient
+from toolkit.errors import ParameterError
+
+QUERIES = ["약국", "카페", "편의점", "약국"]
+
+
+def test_keyword_sweep_equals_single_searches(tk):
+    out = tk.local.keyword_sweep(QUERIES, x=129.059, y=35.158, radius=2000, size=5, progress=False)
+    assert out.columns[0] == "query" and out.attrs["sweep"]["requests"] == 3
+    for q in ("약국", "카페", "편의점"):
+        single = tk.local.keyword(q, x=129.059, y=35.158, radius=2000, size=5)
+        part = out[out["query"] == q].drop(columns="query").reset_index(drop=True)
+        assert list(part["id"]) == list(single["id"]) and len(part) > 0
+
+
+def test_category_sweep_labels_rows_by_centre_and_checks_points(tk):
+    centres = [(129.059, 35.158), (129.040, 35.115), (129.059, 35.158)]
+    out = tk.local.category_sweep("PM9", centres, radius=800, size=3, progress=False)
+    assert set(out["centre"]) <= {0, 1, 2} and out.attrs["sweep"]["requests"] == 2
+    first = tk.local.category("PM9", x=129.059, y=35.158, radius=800, size=3, sort="distance")
+    assert list(out[out["centre"] == 0]["id"]) == list(first["id"]) == list(out[out["centre"] == 2]["id"])
+    with pytest.raises(ParameterError, match="centres"):
+        tk.local.category_sweep("PM9", [(129.0,)], progress=False)
+    with pytest.raises(ParameterError, match="queries"):
+        tk.local.keyword_sweep("약국", progress=False)
+
+
+def test_matrix_equals_origins_calls_and_async_matches(sandbox_server, tk):
+    origins = [(f"o{i}", 129.03 + 0.004 * i, 35.10 + 0.003 * i) for i in range(35)]   # two blocks of origins
+    dests = [("d0", 129.059, 35.158), ("d1", 129.045, 35.14)]
+    out = tk.navi.matrix(origins, dests, progress=False)
+    assert len(out) == 70 and out.attrs["matrix"]["requests"] == 4
+    one = tk.navi.origins(origins[:30], dests[1][1:])
+    part = out[(out["destination"] == "d1")].head(30).drop(columns="destination").reset_index(drop=True)
+    pd.testing.assert_frame_equal(part, one.reset_index(drop=True), check_like=True, check_dtype=False)
+
+    async def run():
+        async with client_for(sandbox_server, AsyncClient) as atk:
+            return await atk.navi.matrix(origins, dests, progress=False)
+
+    pd.testing.assert_frame_equal(asyncio.run(run()), out)
+    with pytest.raises(ParameterError):
+        tk.navi.matrix([], dests, progress=False)
