@@ -667,7 +667,7 @@ class LocalArea(Area):
     def keyword_sweep(self, queries, category_group_code: str | None = None, *, x=None, y=None, radius=None,
                       rect=None, size: int = 15, sort: str = "accuracy", cache=None, concurrency="auto",
                       max_concurrency: int | None = None, rate: float | None = None, progress: bool = True):
-        """The first page of a keyword search (location.md §4.5) for each of many ``queries`` → one frame: a
+        """The first page of a keyword search (location §4.5) for each of many ``queries`` → one frame: a
         ``query`` column, then the columns of :meth:`keyword` (a repeated query appears once). Distinct queries are sent once, with the bulk
         guarantees of :meth:`geocode` (adaptive ``concurrency``, ``rate``, ``cache``, a quota stop that warns;
         ``attrs["sweep"]`` counts requests). Queries that found nothing have no rows.
@@ -692,7 +692,7 @@ class LocalArea(Area):
     def category_sweep(self, category_group_code: str, centres, *, radius: int = 1000, size: int = 15,
                        sort: str = "distance", cache=None, concurrency="auto", max_concurrency: int | None = None,
                        rate: float | None = None, progress: bool = True):
-        """The first page of a category search (location.md §4.6) around each of many ``centres`` (``(x, y)``
+        """The first page of a category search (location §4.6) around each of many ``centres`` (``(x, y)``
         pairs, or a frame with ``x`` and ``y`` columns) → one frame: a ``centre`` column (the centre's position
         in ``centres``), then the columns of :meth:`category`. Distinct centres are sent once, with the bulk
         guarantees of :meth:`geocode` (adaptive ``concurrency``, ``rate``, ``cache``, quota stop that warns).

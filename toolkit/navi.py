@@ -400,7 +400,7 @@ class NaviArea(Area):
     def matrix(self, origins, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
                concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
                progress: bool = True):
-        """Many-origin matrix (location.md §4.10): summaries from every keyed origin to every keyed destination
+        """Many-origin matrix (location §4.10): summaries from every keyed origin to every keyed destination
         → one long frame: ``destination`` (its key), then the columns of :meth:`origins` (``key`` is the
         origin's). One ``origins`` call per destination and block of up to 30 origins, the calls in flight
         together with adaptive ``concurrency`` (see :mod:`toolkit.bulk`), ``rate``, progress and a quota stop

@@ -29,6 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from tests.bench.procs import (addresses, client_config, goal, place_names, points, requests_seen,  # noqa: E402
                                sandbox_process)
+from toolkit.local import BUSAN_RECT  # noqa: E402
 
 
 async def raw_rate(key: str, requests: list[dict], concurrency: int) -> float:
@@ -107,12 +108,13 @@ def main(argv=None) -> int:
         lines.append(goal("geocode: async client vs sync client (speed)", t_geo / t_async, 1.0))
 
         # ---------------------------------------------------------------- keyword sweep
-        kw, t_kw = timed(lambda: tk.local.keyword_sweep(queries, size=15, progress=False))
-        _, t_kw_loop = timed(lambda: [tk.local.keyword(q, size=15) for q in queries[:loop]])
+        city = ",".join(map(str, BUSAN_RECT))                 # a keyword search needs a centre or a rect
+        kw, t_kw = timed(lambda: tk.local.keyword_sweep(queries, rect=BUSAN_RECT, size=15, progress=False))
+        _, t_kw_loop = timed(lambda: [tk.local.keyword(q, rect=BUSAN_RECT, size=15) for q in queries[:loop]])
         peak = kw.attrs["sweep"]["concurrency_peak"]
         raw = asyncio.run(raw_rate(app["rest_api_key"], [
             {"method": "GET", "url": local + "/v2/local/search/keyword.json",
-             "params": {"query": q, "page": 1, "size": 15, "sort": "accuracy"}} for q in queries], peak))
+             "params": {"query": q, "rect": city, "page": 1, "size": 15, "sort": "accuracy"}} for q in queries], peak))
         figures.append(("keyword_sweep", n_kw / t_kw, loop / t_kw_loop, n_kw / t_kw, raw, peak))
         lines.append(goal("keyword_sweep: queries/s vs sequential loop", (n_kw / t_kw) / (loop / t_kw_loop), 20))
         lines.append(goal(f"keyword_sweep: request rate vs bare httpx at concurrency {peak}",

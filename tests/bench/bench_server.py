@@ -97,8 +97,8 @@ def main(argv=None) -> int:
         local = urllib.parse.urlsplit(sb.hosts["local"]).path
         addr = [f"{local}/v2/local/search/address.json?" + urllib.parse.urlencode({"query": t, "size": 1})
                 for t in texts]
-        kwp = [f"{local}/v2/local/search/keyword.json?" + urllib.parse.urlencode({"query": q, "size": 15})
-               for q in kw]
+        kwp = [f"{local}/v2/local/search/keyword.json?" + urllib.parse.urlencode(
+                   {"query": q, "size": 15, "rect": "128.76,34.88,129.32,35.40"}) for q in kw]   # the city's rect
         c2r = [f"{local}/v2/local/geo/coord2regioncode.json?x={x}&y={y}" for x, y in pts]
         token = control(sb, "POST", "/sandbox/login", {"user_id": 4100000001, "scopes": ["talk_message"]})["access_token"]
         api = urllib.parse.urlsplit(sb.hosts["api"]).path
