@@ -129,12 +129,17 @@ def build(addresses: Path, out: Path) -> list[dict]:
                 })
     places.sort(key=lambda p: p["id"])
     assert len({p["id"] for p in places}) == len(places)
-    buf = io.StringIO()
-    w = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    w.writeheader()
-    w.writerows(places)
-    out.write_text(buf.getvalue(), encoding="utf-8")
+    write_csv(out, COLUMNS, places)
     return places
+
+
+def write_csv(out: Path, columns: list[str], rows: list[dict]) -> None:
+    """Rows as a UTF-8 CSV with ``\\n`` line ends (the same bytes on every platform and run)."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=columns, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    out.write_text(buf.getvalue(), encoding="utf-8")
 
 
 def main() -> None:

@@ -38,7 +38,6 @@ import io
 import json
 import math
 import zlib
-from collections import defaultdict
 from pathlib import Path
 
 import networkx as nx

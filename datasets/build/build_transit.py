@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import argparse
 import csv
-import io
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from build_landmarks import LINES  # noqa: E402  (the one table of station order)
+from build_landmarks import LINES, write_csv  # noqa: E402  (the one table of station order)
 
 ROUTED = ("1호선", "2호선", "3호선", "4호선", "부산김해경전철")
 COLUMNS = ["line", "seq", "station", "in_data", "x", "y", "building_name", "road_address_name"]
@@ -44,11 +43,7 @@ def build(landmarks: Path, out: Path) -> list[dict]:
                          "x": hit["x"] if hit else "", "y": hit["y"] if hit else "",
                          "building_name": hit["place_name"] if hit else "",
                          "road_address_name": hit["road_address_name"] if hit else ""})
-    buf = io.StringIO()
-    writer = csv.DictWriter(buf, fieldnames=COLUMNS, lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    out.write_text(buf.getvalue(), encoding="utf-8")
+    write_csv(out, COLUMNS, rows)
     return rows
 
 

@@ -23,6 +23,7 @@ from schemathesis import GenerationMode
 from schemathesis.checks import (content_type_conformance, not_a_server_error, response_schema_conformance,
                                  status_code_conformance)
 
+from tests.openapi_auth import auth_headers
 from toolkit.sandbox.identity.models import SCOPES
 from toolkit.sandbox.openapi import REDIRECT_OPERATIONS, build_document
 from toolkit.sandbox.server import SandboxServer
@@ -80,14 +81,7 @@ class Credentials:
         self.biz = self.business_token()
 
     def headers(self, operation) -> dict[str, str]:
-        security = operation.definition.raw.get("security") or []
-        if not security:
-            return {}
-        scheme = next(iter(security[0]))
-        return {"Authorization": {
-            "BearerToken": f"Bearer {self.token}", "BusinessToken": f"Bearer {self.biz}",
-            "RestApiKey": f"ServiceAK {self.app['rest_api_key']}", "AdminKey": f"ServiceAK {self.app['admin_key']}",
-            "AnyAppKey": f"ServiceAK {self.app['rest_api_key']}"}[scheme]}
+        return auth_headers(operation.definition.raw.get("security"), self.app, self.token, self.biz)
 
 
 @pytest.fixture(scope="module")

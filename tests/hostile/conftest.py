@@ -9,6 +9,7 @@ from urllib.parse import quote
 import httpx
 import pytest
 
+from tests.openapi_auth import auth_headers
 from toolkit.sandbox.identity.models import SCOPES
 from toolkit.sandbox.openapi import build_document
 from toolkit.sandbox.server import SandboxServer
@@ -54,14 +55,7 @@ class Hostile:
             "user_id": self.user_id, "scopes": sorted(SCOPES)}).json()["access_token"]
 
     def headers(self, op: dict) -> dict[str, str]:
-        security = op.get("security") or []
-        if not security:
-            return {}
-        scheme = next(iter(security[0]))
-        return {"Authorization": {
-            "BearerToken": f"Bearer {self.token}", "BusinessToken": f"Bearer {self.token}",
-            "RestApiKey": f"ServiceAK {self.app['rest_api_key']}", "AdminKey": f"ServiceAK {self.app['admin_key']}",
-            "AnyAppKey": f"ServiceAK {self.app['rest_api_key']}"}[scheme]}
+        return auth_headers(op.get("security"), self.app, self.token)
 
     def send(self, method: str, path: str, *, query: bytes = b"", body: bytes | None = None,
              ctype: str | None = None, headers: dict | None = None) -> httpx.Response:
