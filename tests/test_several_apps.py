@@ -115,7 +115,8 @@ def test_foreign_or_bad_key_is_401(two_apps):
 def test_local_and_navi_work_with_any_apps_key(two_apps):
     _, http, a, b = two_apps
     for app in (a, b):
-        r = http.get("/local/v2/local/search/keyword.json", params={"query": "카페"}, headers=ak(app["rest_api_key"]))
+        r = http.get("/local/v2/local/search/keyword.json", params={"query": "카페", "rect": "129.05,35.15,129.07,35.16"},
+                     headers=ak(app["rest_api_key"]))
         assert r.status_code == 200, r.text
 
 
@@ -123,16 +124,15 @@ def test_codes_and_refresh_tokens_do_not_cross_apps(two_apps):
     from tests.identity.helpers import Browser
 
     server, http, a, b = two_apps
-    browser = Browser(server)
-    code, _ = browser.code_for()
-    redirect = a["redirect_uris"][0]
-    r = http.post("/auth/oauth/token", data={"grant_type": "authorization_code", "client_id": b["rest_api_key"],
-                                             "client_secret": b["client_secret"], "code": code, "redirect_uri": redirect})
-    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
-    code, _ = browser.code_for()
-    tokens = browser.token(code).json()  # A's own exchange still works
-    r = http.post("/auth/oauth/token", data={"grant_type": "refresh_token", "client_id": b["rest_api_key"],
-                                             "client_secret": b["client_secret"],
-                                             "refresh_token": tokens["refresh_token"]})
-    assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
-    browser.close()
+    with Browser(server) as browser:
+        code, _ = browser.code_for()
+        redirect = a["redirect_uris"][0]
+        r = http.post("/auth/oauth/token", data={"grant_type": "authorization_code", "client_id": b["rest_api_key"],
+                                                 "client_secret": b["client_secret"], "code": code, "redirect_uri": redirect})
+        assert r.status_code == 400 and r.json()["error"] == "invalid_grant"
+        code, _ = browser.code_for()
+        tokens = browser.token(code).json()  # A's own exchange still works
+        r = http.post("/auth/oauth/token", data={"grant_type": "refresh_token", "client_id": b["rest_api_key"],
+                                                 "client_secret": b["client_secret"],
+                                                 "refresh_token": tokens["refresh_token"]})
+        assert r.status_code == 400 and r.json()["error"] == "invalid_grant"

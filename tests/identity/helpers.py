@@ -75,5 +75,11 @@ class Browser:
         r.raise_for_status()
         return r.json()
 
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
     def close(self):
         self.http.close()

@@ -44,12 +44,12 @@ def test_authlib_round_trip(wall_clock_server):
                                                  nonce=nonce)
     assert "scope=openid+profile+account_email" in url or "scope=openid%20profile%20account_email" in url
 
-    browser = Browser(server)  # a person at the login and consent pages
-    page = browser.http.get(url)
-    for _ in range(4):
-        if page.status_code == 302:
-            break
-        page = browser.login(page) if "id='login'" in page.text else browser.consent(page)
+    with Browser(server) as browser:  # a person at the login and consent pages
+        page = browser.http.get(url)
+        for _ in range(4):
+            if page.status_code == 302:
+                break
+            page = browser.login(page) if "id='login'" in page.text else browser.consent(page)
     callback = page.headers["location"]
     assert "error" not in callback, callback
 

@@ -9,13 +9,12 @@ import pytest
 
 from toolkit.oauth import IdTokenError
 
-from .helpers import Browser
 
 
 @pytest.mark.parametrize("scope", ["openid profile account_email", "openid,profile,account_email",
                                    "openid, profile  account_email"])
-def test_authorize_accepts_space_or_comma_separated_scopes(fresh_server, scope):
-    b = Browser(fresh_server)
+def test_authorize_accepts_space_or_comma_separated_scopes(browser, scope):
+    b = browser
     page = b.authorize(scope=scope, state="s1")
     assert page.status_code == 200, page.text[:300]  # the login page, not an invalid_scope redirect
     page = b.login(page)
