@@ -247,20 +247,22 @@ class World:
     # ------------------------------------------------------------------ geometry
     def places_with(self, needles: list[str]):
         """Row numbers (in id order) of the places whose search text holds every needle. A character index
-        (built on first use) narrows the candidates to the places holding every character; a substring test
-        confirms them (a full scan of every place per keyword query was the sandbox's slowest path)."""
+        narrows the candidates to the places holding every character of the needles; a substring test confirms
+        them (a full scan of every place per keyword query was the sandbox's slowest path). The index is built
+        one character at a time, the first time a query uses it (one pass over the texts, about 10 ms), so the
+        first keyword answer after start-up does not wait for an index of every character."""
         text = self.places["_text"]
-        index = self.__dict__.get("_char_index")
-        if index is None:
-            index = {}
-            for i, t in enumerate(text):
-                for ch in set(t):
-                    index.setdefault(ch, []).append(i)
-            self._char_index = index
         chars = {ch for n in needles for ch in n}
         if not chars:
             return range(self.size)
-        postings = sorted((index.get(ch, ()) for ch in chars), key=len)
+        index = self.__dict__.setdefault("_char_index", {})
+        postings = []
+        for ch in chars:
+            rows = index.get(ch)
+            if rows is None:
+                rows = index[ch] = [i for i, t in enumerate(text) if ch in t]
+            postings.append(rows)
+        postings.sort(key=len)
         candidates = set(postings[0]).intersection(*postings[1:])
         return [i for i in sorted(candidates) if all(n in text[i] for n in needles)]
 
