@@ -64,6 +64,7 @@ import math
 import re
 import threading
 from collections import defaultdict
+from collections.abc import Sequence
 from statistics import median
 
 from .coords import transform
@@ -126,6 +127,22 @@ def _freeze() -> None:
 
     gc.collect()
     gc.freeze()
+
+
+class _Documents(Sequence):
+    """The documents of a place search, made only for the rows read: a query may match thousands of places, but
+    at most 45 are ever shown (``len`` is the total count)."""
+
+    def __init__(self, rows, make):
+        self.rows, self.make = rows, make
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.make(i) for i in self.rows[k]]
+        return self.make(self.rows[k])
 
 
 class World:
@@ -635,15 +652,16 @@ class Model:
                 return (r, dist.get(i, 0.0), ids[i])
 
             rows = sorted(rows, key=rank)
-        docs = []
         keys = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                 "address_name", "road_address_name", "x", "y")
-        for i in rows:
+
+        def document(i: int) -> dict:
             doc = {k: P[k][i] for k in keys}
             doc["place_url"] = PLACE_URL + ids[i]
             if x is not None:
                 doc["distance"] = str(int(round(dist[i])))
             elif query is None:
                 doc["distance"] = ""
-            docs.append(doc)
-        return docs, same_name
+            return doc
+
+        return _Documents(rows, document), same_name
