@@ -448,34 +448,8 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
              fresh: bool = False, env=None, transport=None, async_transport=None, latency=None,
              clock: str = "virtual"):
-    client = _connect_plain(cls, hosts, rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret,
-                            app_id=app_id, redirect_uri=redirect_uri, timeout=timeout, total_timeout=total_timeout,
-                            sandbox=sandbox, shared=shared, fresh=fresh, env=env, transport=transport,
-                            async_transport=async_transport, clock=clock)
-    if latency is not None:
-        _set_latency(client, latency)
-    return client
-
-
-def _set_latency(client, latency) -> None:
-    """``connect(latency=...)``: the sandbox delays its answers to this client (a request header it honours)."""
-    from .errors import ParameterError
-    from .latency import HEADER, Latency
-
-    try:
-        parsed = Latency.parse(latency)
-    except ValueError as exc:
-        raise ParameterError("latency", str(exc).split(": ", 1)[-1], latency) from None
-    if client.sandbox is None:
-        raise ConfigurationError("latency= emulates the network for the sandbox only (the real service has a "
-                                 "real network); drop it, or connect to the sandbox")
-    client.core.headers[HEADER] = parsed.describe() if parsed else "0"
-
-
-def _connect_plain(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
-                   redirect_uri=None, timeout=None, total_timeout=None, sandbox=None, shared=False, fresh=False,
-                   env=None, transport=None, async_transport=None, clock="virtual"):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    delay = _latency_header(latency)          # checked before any sandbox starts
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
         if not base:
@@ -484,24 +458,52 @@ def _connect_plain(cls, hosts=None, *, rest_api_key=None, admin_key=None, client
         handle = SandboxHandle(base)
         if fresh:
             handle.reset()
-        return cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
-                   async_transport=async_transport)
+        return _with_latency(cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
+                                 async_transport=async_transport), delay)
     cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
                                        timeout, total_timeout, env)
     if cfg is not None:
+        # options that act on a sandbox, refused for other hosts
         if fresh:
             raise ConfigurationError("fresh=True resets a sandbox; this client is configured for other hosts "
                                      "(drop fresh=, or pass sandbox=True for the embedded sandbox)")
         if clock != "virtual":
             raise ConfigurationError("clock= chooses the embedded sandbox's clock; the service keeps its own time")
+        if delay is not None:
+            raise ConfigurationError("latency= emulates the network for the sandbox only (the real service has a "
+                                     "real network); drop it, or connect to the sandbox")
         return cls(cfg, transport=transport, async_transport=async_transport)
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
     server, started = embedded_sandbox(with_flag=True, clock=clock)
     if fresh and not started:
         server.reset()
-    return cls(_sandbox_config(server.config(), overrides), sandbox=SandboxHandle(server.base_url, server),
-               transport=transport, async_transport=async_transport)
+    return _with_latency(cls(_sandbox_config(server.config(), overrides),
+                             sandbox=SandboxHandle(server.base_url, server), transport=transport,
+                             async_transport=async_transport), delay)
+
+
+def _latency_header(latency) -> str | None:
+    """``connect(latency=...)`` as the value of the request header the sandbox honours (None: not asked)."""
+    if latency is None:
+        return None
+    from .errors import ParameterError
+    from .latency import Latency
+
+    try:
+        parsed = Latency.parse(latency)
+    except ValueError as exc:
+        raise ParameterError("latency", str(exc).split(": ", 1)[-1], latency) from None
+    return parsed.describe() if parsed else "0"
+
+
+def _with_latency(client, delay: str | None):
+    """The sandbox delays its answers to this client (``connect(latency=...)``)."""
+    if delay is not None:
+        from .latency import HEADER
+
+        client.core.headers[HEADER] = delay
+    return client
 
 
 def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
