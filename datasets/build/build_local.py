@@ -14,7 +14,8 @@ Outputs (in --out, default datasets/local next to this script's parent):
     codes_bdong.csv     legal-dong (법정동) codes of Busan
     codes_hdong.csv     administrative-dong (행정동) codes of Busan
     hdong_bdong.csv     administrative -> legal dong crosswalk of Busan
-    places.csv.gz       businesses of the selected districts
+    places_index.json.gz  businesses of the selected districts, as columns (the landmark rows already in
+                        the file are kept; build_places_index.py refreshes them from landmarks.csv)
     addresses.csv.gz    distinct road/land-lot address pairs of those businesses
     summary.json        row counts, bounding box, counts per category group
     consistency.json    the consistency measurements of the last build
@@ -35,9 +36,13 @@ import os
 import struct
 import sys
 import zipfile
+from pathlib import Path
 
 import pandas as pd
 import shapely
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_places_index import LANDMARK_ID, read_index, write_index  # noqa: E402  (one writer of the index)
 from shapely import from_wkb
 from shapely.geometry import mapping
 
@@ -594,7 +599,11 @@ def build(args) -> None:
     assert set(places["b_code"]) <= b_codes and set(places["h_code"]) <= set(h_names)
     assert set(addr["b_code"]) <= b_codes and set(addr["h_code"]) <= set(h_names)
 
-    write_csv(places, os.path.join(out, "places.csv.gz"))
+    # the places as the same strings a CSV file would hold, written as columns (the one copy of the registry)
+    table = list(csv.reader(io.StringIO(places.to_csv(index=False, lineterminator="\n"))))
+    index = Path(out) / "places_index.json.gz"
+    kept = [r for r in read_index(index)[1] if LANDMARK_ID.match(r[0])] if index.exists() else []
+    write_index(table[0], table[1:] + kept, index)
     write_csv(addr, os.path.join(out, "addresses.csv.gz"))
     report["dropped_places"] = drops
 
@@ -613,7 +622,7 @@ def build(args) -> None:
             "codes_bdong.csv": int(len(codes["bdong"])),
             "codes_hdong.csv": int(len(codes["hdong"])),
             "hdong_bdong.csv": int(len(codes["cross"])),
-            "places.csv.gz": int(len(places)),
+            "places": int(len(places)),
             "addresses.csv.gz": int(len(addr)),
         },
         "regions_per_level": report["regions"]["features_per_level"],

@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-"""Build ``datasets/local/places_index.json.gz``: the places of ``places.csv.gz`` and ``landmarks.csv`` as
-columns (one JSON list per column, rows in id order), which the sandbox reads about three times faster than the
-CSV files (so the first place search after ``toolkit.connect()`` answers sooner).
+"""``datasets/local/places_index.json.gz``: every place of the sandbox (the store registry and the landmarks), as
+columns (one JSON list per column, rows in id order). It is the only copy of the store registry in the
+repository: the sandbox reads it about three times faster than a CSV file, so the first place search after
+``toolkit.connect()`` answers sooner.
 
-Derived only from those two files (no new data); deterministic (gzip header without a timestamp).
+Two builds write it:
+
+* ``build_local.py`` writes the store rows (ids ``MA…``, the SEMAS business ids) with :func:`write_index`;
+* this script (run after ``build_landmarks.py``) replaces the landmark rows (ids ``B`` + 10 digits, see
+  ``build_landmarks.py``) with the rows of ``landmarks.csv`` and keeps the store rows as they are. Running it
+  twice gives the same bytes.
+
+Deterministic (gzip header without a timestamp, keys in a fixed order). Read it with :func:`read_index`.
 
     python datasets/build/build_places_index.py
 """
@@ -13,33 +21,45 @@ import csv
 import gzip
 import io
 import json
+import re
 from pathlib import Path
 
 LOCAL = Path(__file__).resolve().parents[1] / "local"
+INDEX = LOCAL / "places_index.json.gz"
+LANDMARK_ID = re.compile(r"^B\d{10}$")          # ids of build_landmarks.py; store ids are SEMAS "MA…" ids
 
 
-def columns() -> dict[str, list[str]]:
-    rows = []
-    header = None
-    for name in ("landmarks.csv", "places.csv.gz"):      # "B…" landmark ids sort before "MA…" store ids
-        raw = (LOCAL / name).read_bytes()
-        text = gzip.decompress(raw).decode("utf-8") if name.endswith(".gz") else raw.decode("utf-8")
-        part = list(csv.reader(io.StringIO(text)))
-        assert header in (None, part[0])
-        header = part[0]
-        rows += part[1:]
-    rows.sort(key=lambda r: r[0])
-    return {"columns": header, "rows": len(rows), "data": [list(c) for c in zip(*rows)]}
+def read_index(path: Path = INDEX) -> tuple[list[str], list[list[str]]]:
+    """(header, rows) of the index; every value a string, rows in id order."""
+    data = json.loads(gzip.decompress(path.read_bytes()))
+    return data["columns"], [list(r) for r in zip(*data["data"])]
 
 
-def main() -> None:
-    blob = json.dumps(columns(), ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+def write_index(header: list[str], rows: list[list[str]], path: Path = INDEX) -> None:
+    """Write ``rows`` (strings, one list per place) as columns, sorted by id, with the count of each part."""
+    rows = sorted(rows, key=lambda r: r[0])
+    ids = [r[0] for r in rows]
+    assert header[0] == "id" and len(set(ids)) == len(ids), "ids must be unique"
+    assert all(len(r) == len(header) and all(isinstance(v, str) for v in r) for r in rows)
+    landmarks = sum(bool(LANDMARK_ID.match(i)) for i in ids)
+    doc = {"columns": header, "rows": len(rows), "parts": {"stores": len(rows) - landmarks, "landmarks": landmarks},
+           "data": [list(c) for c in zip(*rows)] if rows else [[] for _ in header]}
+    blob = json.dumps(doc, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
     buf = io.BytesIO()
     with gzip.GzipFile(fileobj=buf, mode="wb", mtime=0, compresslevel=9) as gz:
         gz.write(blob)
-    out = LOCAL / "places_index.json.gz"
-    out.write_bytes(buf.getvalue())
-    print(f"{out.name}: {out.stat().st_size:,} bytes")
+    path.write_bytes(buf.getvalue())
+
+
+def main() -> None:
+    header, rows = read_index()
+    stores = [r for r in rows if not LANDMARK_ID.match(r[0])]
+    text = (LOCAL / "landmarks.csv").read_text("utf-8")
+    part = list(csv.reader(io.StringIO(text)))
+    assert part[0] == header, (part[0], header)
+    assert all(LANDMARK_ID.match(r[0]) for r in part[1:])
+    write_index(header, stores + part[1:])
+    print(f"{INDEX.name}: {len(stores)} stores + {len(part) - 1} landmarks, {INDEX.stat().st_size:,} bytes")
 
 
 if __name__ == "__main__":

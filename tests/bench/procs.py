@@ -132,6 +132,6 @@ def goal(label: str, value: float, target: float, *, at_most: bool = False, unit
 
 def place_names(n: int, seed: int = 7) -> list[str]:
     """``n`` distinct place names of the sandbox's data set (keyword queries that find something)."""
-    raw = gzip.decompress((ROOT / "datasets" / "local" / "places.csv.gz").read_bytes()).decode("utf-8")
-    names = sorted({r["place_name"] for r in csv.DictReader(io.StringIO(raw))})
+    index = json.loads(gzip.decompress((ROOT / "datasets" / "local" / "places_index.json.gz").read_bytes()))
+    names = sorted(set(index["data"][index["columns"].index("place_name")]))
     return random.Random(seed).sample(names, n)

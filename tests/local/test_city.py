@@ -26,6 +26,9 @@ GIJANG = (129.2132, 35.2445)        # 기장읍
 
 
 def _rows(name):
+    if name == "places":                        # the store registry: the store rows of places_index.json.gz
+        index = json.loads(gzip.decompress((DATA / "places_index.json.gz").read_bytes()))
+        return [dict(zip(index["columns"], r)) for r in zip(*index["data"]) if not r[0].startswith("B")]
     raw = (DATA / name).read_bytes()
     text = gzip.decompress(raw).decode("utf-8") if name.endswith(".gz") else raw.decode("utf-8")
     return list(csv.DictReader(io.StringIO(text)))
@@ -33,10 +36,10 @@ def _rows(name):
 
 # ---------------------------------------------------------------------------- data
 def test_places_and_addresses_cover_all_16_districts():
-    places, addresses = _rows("places.csv.gz"), _rows("addresses.csv.gz")
+    places, addresses = _rows("places"), _rows("addresses.csv.gz")
     summary = json.loads((DATA / "summary.json").read_text("utf-8"))
     assert {d["name"] for d in summary["districts"]} == DISTRICTS
-    assert summary["rows"]["places.csv.gz"] == len(places) > 140_000
+    assert summary["rows"]["places"] == len(places) > 140_000
     per_district = {}
     for a in addresses:
         per_district[a["region_2depth_name"]] = per_district.get(a["region_2depth_name"], 0) + 1
@@ -49,7 +52,7 @@ def test_places_and_addresses_cover_all_16_districts():
 
 def test_every_category_group_has_places_from_a_real_source():
     codes = {}
-    for p in _rows("places.csv.gz") + _rows("landmarks.csv"):
+    for p in _rows("places") + _rows("landmarks.csv"):
         codes[p["category_group_code"]] = codes.get(p["category_group_code"], 0) + 1
     assert all(codes.get(c, 0) > 0 for c in GROUPS), {c: codes.get(c, 0) for c in GROUPS}
     landmarks = _rows("landmarks.csv")
@@ -161,12 +164,24 @@ def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):
     assert df[df["route"] == 0]["distance"].sum() > 5000
 
 
-def test_places_index_holds_exactly_the_rows_of_the_place_files():
-    """places_index.json.gz (read by the sandbox) is derived from places.csv.gz + landmarks.csv, nothing else."""
+def test_places_index_is_the_one_copy_of_the_places_and_holds_the_landmarks_file():
+    """places_index.json.gz (read by the sandbox) is the only copy of the store registry: stores as counted by
+    the build summary, plus exactly the rows of landmarks.csv; columns of equal length, ids unique and sorted."""
+    assert not (DATA / "places.csv.gz").exists()
     index = json.loads(gzip.decompress((DATA / "places_index.json.gz").read_bytes()))
-    rows = sorted(_rows("places.csv.gz") + _rows("landmarks.csv"), key=lambda r: r["id"])
-    assert index["rows"] == len(rows) and index["columns"] == list(rows[0])
+    summary = json.loads((DATA / "summary.json").read_text("utf-8"))
+    landmarks = _rows("landmarks.csv")
+    assert index["columns"] == list(landmarks[0])
+    assert all(len(col) == index["rows"] for col in index["data"])
     cols = dict(zip(index["columns"], index["data"]))
-    assert cols["id"] == [r["id"] for r in rows]
-    for name in index["columns"]:
-        assert cols[name] == [r[name] for r in rows], name
+    assert cols["id"] == sorted(set(cols["id"]))
+    assert index["parts"] == {"stores": summary["rows"]["places"], "landmarks": len(landmarks)}
+    assert index["rows"] == summary["rows"]["places"] + len(landmarks)
+    rows = {r[0]: dict(zip(index["columns"], r)) for r in zip(*index["data"])}
+    assert all(rows[p["id"]] == p for p in landmarks)
+    stores = [r for i, r in rows.items() if not i.startswith("B")]
+    assert all(r["id"].startswith("MA") for r in stores) and len(stores) == summary["rows"]["places"]
+    codes = {}
+    for r in stores:
+        codes[r["category_group_code"]] = codes.get(r["category_group_code"], 0) + 1
+    assert {c: codes.get(c, 0) for c in summary["category_group_counts"]} == summary["category_group_counts"]

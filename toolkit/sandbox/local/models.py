@@ -48,10 +48,10 @@ Choices where the spec is silent, written down here:
   ``pageable_count`` = min(total_count, 45) (the real platform shows at most 45 places per query).
   ``place_url`` is ``https://place.sandbox.invalid/<id>`` (no details pages in the sandbox). ``phone`` is
   empty (no source has telephone numbers). ``distance``: in keyword documents only when ``x``/``y`` were sent;
-  in category documents always (``""`` without a centre). Places are the store registry (``places.csv.gz``)
-  plus the landmarks named by official building names (``landmarks.csv``: schools, kindergartens, subway
+  in category documents always (``""`` without a centre). Places are the store registry plus the landmarks
+  named by official building names (``landmarks.csv``: schools, kindergartens, subway
   stations, banks, public offices, culture facilities, parking buildings, parks, markets), so every category
-  group has places.
+  group has places; both are read from ``places_index.json.gz`` (columns, built with the datasets).
 * Errors: a missing or malformed parameter, or a bound broken, is HTTP 400 ``{code: -2}``.
 """
 from __future__ import annotations
@@ -237,21 +237,10 @@ class World:
         with self._lock:
             if "places" in self.__dict__:
                 return
-            index = self._root / "places_index.json.gz"
-            if index.exists():                  # the same rows as columns, built at dataset-build time
-                data = json.loads(gzip.decompress(index.read_bytes()))
-                cols = dict(zip(data["columns"], data["data"]))
-                size = data["rows"]
-            else:
-                rows = _read_rows(self._root / "places.csv.gz", gz=True)
-                header = rows.pop(0)
-                landmarks = self._root / "landmarks.csv"
-                if landmarks.exists():
-                    extra = _read_rows(landmarks)
-                    assert extra.pop(0) == header
-                    rows = extra + rows        # both files are sorted by id, and "B…" ids sort before "MA…"
-                cols = dict(zip(header, zip(*rows)))
-                size = len(rows)
+            # stores and landmarks as columns in id order, built at dataset-build time (the only copy)
+            data = json.loads(gzip.decompress((self._root / "places_index.json.gz").read_bytes()))
+            cols = dict(zip(data["columns"], data["data"]))
+            size = data["rows"]
             cols["_x"] = list(map(float, cols["x"]))
             cols["_y"] = list(map(float, cols["y"]))
             cols["_name"] = _norm("\n".join(cols["place_name"])).split("\n")
