@@ -15,12 +15,12 @@ No network, no package code; deterministic (same input, byte-identical output).
     python datasets/build/build_landmarks.py
 
 Subway stations: a building name is a station when, without the prefixes 도시철도/부산지하철/지하철/N호선 and
-the suffix 지하철역/역, it is exactly a station name of a Busan Metro line (lines 1–4, the 부산김해경전철 light
+the suffix 지하철역/역 and a note in brackets (``벡스코(시립미술관)역``), it is exactly a station name of a Busan Metro line (lines 1–4, the 부산김해경전철 light
 rail and the 동해선 urban line; station lists below are public knowledge of the network). One place per
 (station, line), named as the platform names them (``서면역 1호선``). Apartments or hotels that only contain a
 station name (``퀸즈더블유장전역``) do not match. A name shared by a metro station and a 동해선 station
 (거제, 교대, 동래, 벡스코, 부전) is taken as the metro station (the 동해선 stations of those names stand elsewhere
-and cannot be told apart by the building name); a ``N호선`` prefix names the line.
+and cannot be told apart by the building name); a ``N호선`` or ``동해선`` prefix names the line.
 """
 from __future__ import annotations
 
@@ -47,7 +47,8 @@ LINES = {
     "부산김해경전철": "사상 괘법르네시떼 서부산유통지구 공항 덕두 등구 대저 평강 대사 불암",
     "동해선": "부전 거제해맞이 거제 교대 동래 안락 재송 센텀 벡스코 신해운대 송정 오시리아 기장 일광 좌천 월내",
 }
-STATION_PREFIX = re.compile(r"^(도시철도|부산지하철|지하철|부산도시철도|[1-4]호선)+")
+STATION_PREFIX = re.compile(r"^(도시철도|부산지하철|지하철|부산도시철도|[1-4]호선|동해선)+")
+STATION_NOTE = re.compile(r"\([^)]*\)")      # "부산지하철벡스코(시립미술관)역": the name in brackets is a note
 STATION_SUFFIX = re.compile(r"(지하철역|역)$")
 
 # ---------------------------------------------------------------------------------------------- name rules
@@ -92,11 +93,11 @@ def station_lines() -> dict[str, list[str]]:
 def classify(part: str, stations: dict[str, list[str]]) -> list[tuple[str, str, str, str]]:
     """[(place_name, category_name, group code, group name)] for one building-name part."""
     prefix = STATION_PREFIX.match(part)
-    bare = STATION_SUFFIX.sub("", part[prefix.end():] if prefix else part)
+    bare = STATION_SUFFIX.sub("", STATION_NOTE.sub("", part[prefix.end():] if prefix else part))
     if part.endswith("역") and bare in stations:
         lines = stations[bare]
-        named = re.search(r"([1-4]호선)", prefix.group(0)) if prefix else None
-        if named:                                   # "3호선덕천역": that line only
+        named = re.search(r"([1-4]호선|동해선)", prefix.group(0)) if prefix else None
+        if named:                                   # "3호선덕천역", "동해선오시리아역": that line only
             lines = [ln for ln in lines if ln == named.group(1)]
         elif len(lines) > 1:                        # a name shared with the 동해선 (a separate station
             lines = [ln for ln in lines if ln != "동해선"] or lines   # elsewhere): the metro's

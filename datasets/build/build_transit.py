@@ -1,48 +1,125 @@
 #!/usr/bin/env python3
 """Build the station table of the sandbox's public-transit router (datasets/local/transit_stations.csv).
 
-Input: ``datasets/local/landmarks.csv`` (built by ``build_landmarks.py``): its subway stations (``SW8``) are
-the real address points of the station buildings of the data (``서면역 1호선`` …). Line order: public knowledge
-of the network (the ``LINES`` table of ``build_landmarks.py``): Busan Metro lines 1–4 and the 부산김해경전철
-light rail (its stations inside Busan, 사상 … 불암). The 동해선 is a national-rail urban line with its own fares:
-left out.
+Line order: public knowledge of the network (the ``LINES`` table of ``build_landmarks.py``): Busan Metro lines
+1–4 and the 부산김해경전철 light rail (its stations inside Busan, 사상 … 불암). The 동해선 is a national-rail urban
+line with its own fares: left out.
 
     python datasets/build/build_transit.py [--landmarks datasets/local/landmarks.csv] [--out ...]
 
-Every station of those lines is listed in order. A station with a point in the landmarks gets it (the first
-place of that station and line by id, when a station building has several addresses); one without keeps its
-place in the line order with empty ``x``/``y`` (``in_data`` 0): the router rides through it (it counts as a
-stop) but nobody boards, alights or transfers there. No coordinate is invented. Deterministic.
+Every station of those lines is listed in order. Its point comes from the first of these that has one
+(``point_source``):
+
+1. ``building``: the station's subway-station landmark on that line (``landmarks.csv``, ``서면역 1호선``: the
+   real address point of the station building; the first by id when a building has several addresses).
+2. ``transfer``: the station's building point on another routed line (a transfer station, such as 덕천 on lines
+   2 and 3, is one station complex).
+3. ``businesses``: an **estimate**: the median point of the businesses of the store registry
+   (``places_index.json.gz``) whose name holds ``<station>역`` (``맘스터치가야역점``, ``미남역1번출구``; spaces
+   ignored; not when the name is part of a longer station name: ``신장림역`` is no ``장림역``), after dropping
+   those more than ``NEAR_M`` from the first median, when at least half of them are kept (``businesses``: how
+   many; one is enough, then ``spread_m`` is empty: nothing says how good it is), and only when the point is within ``HOP_MAX_M`` per hop of the nearest station of the
+   same line with a point of kind 1 or 2 (a business named after the 동해선's 좌천역 in 기장군 does not place
+   line 1's 좌천 in 동구). ``spread_m`` is the farthest kept business from the point: the estimate is that good,
+   not better (a business named after a station stands near it, not in it). These points are not places of the keyword search (only buildings are).
+4. none: empty ``x``/``y`` (``in_data`` 0). The router rides through the station (it counts as a stop) but
+   nobody boards, alights or transfers there. No coordinate is invented.
+
+Deterministic; no network.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import math
+import statistics
 import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_landmarks import LINES, write_csv  # noqa: E402  (the one table of station order)
+from build_places_index import LANDMARK_ID, read_index  # noqa: E402
 
 ROUTED = ("1호선", "2호선", "3호선", "4호선", "부산김해경전철")
-COLUMNS = ["line", "seq", "station", "in_data", "x", "y", "building_name", "road_address_name"]
+COLUMNS = ["line", "seq", "station", "in_data", "x", "y", "point_source", "businesses", "spread_m",
+           "building_name", "road_address_name"]
+NEAR_M = 400          # businesses farther than this from the first median are dropped
+MIN_BUSINESSES = 1    # at least this many businesses (and at least half of those found) must agree
+HOP_MAX_M = 2500      # an estimate farther than this per hop from a line neighbour with a real point is refused
 
 
-def build(landmarks: Path, out: Path) -> list[dict]:
+def metres(x1: float, y1: float, x2: float, y2: float) -> float:
+    kx = 111_320 * math.cos(math.radians((y1 + y2) / 2))
+    return math.hypot((x1 - x2) * kx, (y1 - y2) * 110_950)
+
+
+def business_points(names: list[str], xs: list[float], ys: list[float]) -> dict[str, tuple[float, float, int, int]]:
+    """station name -> (x, y, businesses kept, spread m) for the estimates that pass the agreement rule."""
+    every = {s for names_ in LINES.values() for s in names_.split()}
+    out = {}
+    for station in sorted({s for line in ROUTED for s in LINES[line].split()}):
+        key = station + "역"
+        longer = [o[: -len(station)] for o in every if o != station and o.endswith(station)]
+        pts = []
+        for name, x, y in zip(names, xs, ys):
+            at = name.find(key)
+            while at >= 0:
+                if not any(name[max(0, at - len(p)):at] == p for p in longer):
+                    pts.append((x, y))
+                    break
+                at = name.find(key, at + 1)
+        if not pts:
+            continue
+        mx, my = statistics.median(p[0] for p in pts), statistics.median(p[1] for p in pts)
+        kept = [p for p in pts if metres(p[0], p[1], mx, my) <= NEAR_M]
+        if len(kept) < MIN_BUSINESSES or 2 * len(kept) < len(pts):
+            continue
+        mx, my = statistics.median(p[0] for p in kept), statistics.median(p[1] for p in kept)
+        spread = round(max(metres(p[0], p[1], mx, my) for p in kept)) if len(kept) > 1 else ""
+        out[station] = (mx, my, len(kept), spread)
+    return out
+
+
+def build(landmarks: Path, out: Path, index: Path | None = None) -> list[dict]:
     with open(landmarks, encoding="utf-8", newline="") as fh:
         places = sorted((r for r in csv.DictReader(fh) if r["category_group_code"] == "SW8"), key=lambda r: r["id"])
-    points = {}
+    points: dict[str, dict] = {}
     for r in places:
         points.setdefault(r["place_name"], r)
     rows = []
-    for line in ROUTED:
+    for line in ROUTED:                                           # 1. the building of the station on the line
         for seq, station in enumerate(LINES[line].split(), start=1):
             hit = points.get(f"{station}역 {line}")
             rows.append({"line": line, "seq": seq, "station": station, "in_data": int(hit is not None),
                          "x": hit["x"] if hit else "", "y": hit["y"] if hit else "",
+                         "point_source": "building" if hit else "", "businesses": "", "spread_m": "",
                          "building_name": hit["place_name"] if hit else "",
                          "road_address_name": hit["road_address_name"] if hit else ""})
+    for r in rows:                                                # 2. the same station's building on another line
+        if r["in_data"]:
+            continue
+        other = next((o for o in rows if o["station"] == r["station"] and o["point_source"] == "building"), None)
+        if other:
+            r.update(in_data=1, x=other["x"], y=other["y"], point_source="transfer",
+                     building_name=other["building_name"], road_address_name=other["road_address_name"])
+    header, table = read_index(index) if index else read_index()  # 3. estimates from businesses named after it
+    col = {c: i for i, c in enumerate(header)}
+    stores = [r for r in table if not LANDMARK_ID.match(r[0])]
+    estimates = business_points([r[col["place_name"]].replace(" ", "") for r in stores],
+                                [float(r[col["x"]]) for r in stores], [float(r[col["y"]]) for r in stores])
+    real = {(r["line"], r["seq"]): r for r in rows if r["point_source"] in ("building", "transfer")}
+    for r in rows:
+        if r["in_data"] or r["station"] not in estimates:
+            continue
+        x, y, n, spread = estimates[r["station"]]
+        near = [(abs(k[1] - r["seq"]), o) for k, o in real.items() if k[0] == r["line"]]
+        if not near:
+            continue
+        hops, o = min(near, key=lambda t: t[0])
+        if metres(x, y, float(o["x"]), float(o["y"])) > HOP_MAX_M * hops:
+            continue
+        r.update(in_data=1, x=f"{x:.6f}", y=f"{y:.6f}", point_source="businesses", businesses=n, spread_m=spread)
     write_csv(out, COLUMNS, rows)
     return rows
 
@@ -53,8 +130,13 @@ def main() -> None:
     ap.add_argument("--out", type=Path, default=ROOT / "local" / "transit_stations.csv")
     args = ap.parse_args()
     rows = build(args.landmarks, args.out)
-    real = sum(r["in_data"] for r in rows)
-    print(f"{args.out}: {len(rows)} station rows, {real} with a real point, {len(rows) - real} without")
+    kinds: dict[str, int] = {}
+    for r in rows:
+        kinds[r["point_source"] or "none"] = kinds.get(r["point_source"] or "none", 0) + 1
+    print(f"{args.out}: {len(rows)} station rows", kinds)
+    for r in rows:
+        if not r["in_data"]:
+            print("  no point:", r["line"], r["station"])
 
 
 if __name__ == "__main__":

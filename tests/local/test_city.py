@@ -155,6 +155,60 @@ def test_transit_network_has_lines_1_to_4_and_the_light_rail():
         assert sum(r["in_data"] == "1" for r in rows if r["line"] == line) >= 4, line
 
 
+def _metres(x1, y1, x2, y2):
+    return (((x1 - x2) * 91_200) ** 2 + ((y1 - y2) * 110_950) ** 2) ** 0.5
+
+
+def test_every_station_point_says_where_it_comes_from():
+    """building: the station's own landmark; transfer: the same station's building on another line; businesses:
+    an estimate from businesses named after the station, never far from the line's neighbours with a real point
+    and never a keyword-search place; none: no point (nothing invented)."""
+    rows = _rows("transit_stations.csv")
+    landmarks = {}
+    for p in sorted(_rows("landmarks.csv"), key=lambda p: p["id"]):   # a station building's first address by id
+        landmarks.setdefault(p["place_name"], p)
+    buildings = {(r["station"], r["x"], r["y"]) for r in rows if r["point_source"] == "building"}
+    seen = {}
+    for r in rows:
+        assert r["point_source"] in ("building", "transfer", "businesses", "")
+        assert (r["in_data"] == "1") == bool(r["x"]) == bool(r["y"]) == bool(r["point_source"])
+        if r["point_source"] == "building":
+            p = landmarks[f"{r['station']}역 {r['line']}"]
+            assert (p["x"], p["y"], p["road_address_name"]) == (r["x"], r["y"], r["road_address_name"])
+        elif r["point_source"] == "transfer":
+            assert (r["station"], r["x"], r["y"]) in buildings
+        elif r["point_source"] == "businesses":
+            assert int(r["businesses"]) >= 1 and not r["building_name"]
+            real = [(abs(int(o["seq"]) - int(r["seq"])), o) for o in rows
+                    if o["line"] == r["line"] and o["point_source"] in ("building", "transfer")]
+            hops, o = min(real, key=lambda t: t[0])
+            assert _metres(float(r["x"]), float(r["y"]), float(o["x"]), float(o["y"])) <= 2500 * hops, r
+            assert f"{r['station']}역 {r['line']}" not in landmarks
+        seen.setdefault(r["station"], set()).add((r["x"], r["y"]))
+    # a station on two lines has one point (a transfer station is one complex), or none on either line
+    assert all(len(points) == 1 or ("", "") not in points and len(points) == 2 for points in seen.values())
+
+
+def test_every_metro_line_has_most_stations_and_both_ends_of_line_1_to_3():
+    rows = _rows("transit_stations.csv")
+    for line in ("1호선", "2호선", "3호선", "4호선"):
+        on = [r for r in rows if r["line"] == line]
+        assert sum(r["in_data"] == "1" for r in on) * 3 >= len(on) * 2, line     # at least two thirds
+    ends = {(r["line"], r["station"]) for r in rows if r["in_data"] == "1"}
+    assert {("1호선", "다대포해수욕장"), ("1호선", "노포"), ("2호선", "장산"), ("3호선", "수영"), ("3호선", "대저")} <= ends
+
+
+def test_transit_rides_line_1_end_to_end(tk):
+    rows = {(r["line"], r["station"]): r for r in _rows("transit_stations.csv")}
+    a, b = rows[("1호선", "다대포해수욕장")], rows[("1호선", "노포")]
+    df = tk.local.public_transit((float(a["x"]), float(a["y"])), (float(b["x"]), float(b["y"])),
+                                 departure_time="202611201000")
+    ride = df[(df["route"] == 0) & (df["mode"] == "SUBWAY")]
+    assert list(ride["line"]) == ["1호선"]
+    assert (ride.iloc[0]["from.name"], ride.iloc[0]["to.name"]) == ("다대포해수욕장역", "노포역")
+    assert ride.iloc[0]["stops"] == 39                  # 40 stations, every one passed
+
+
 @pytest.mark.parametrize("a, b, lines", [("장산역 2호선", "부산대역 1호선", {"2호선", "1호선"}),
                                          ("충렬사역 4호선", "강서구청역 3호선", {"4호선", "3호선"})])
 def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):

@@ -22,8 +22,9 @@ behaviour consistent with the directions resources of §2 and the parameters of 
 
 **Network**: Busan Metro lines 1–4 and the 부산김해경전철 light rail, every station in order, from
 ``datasets/local/transit_stations.csv`` (built by ``datasets/build/build_transit.py``: real address points of
-the station buildings; a station with no point in the data keeps its place in the line order: trains pass it
-and it counts as a stop, but nobody boards, alights or changes there). No buses.
+the station buildings, the same point for a transfer station on both lines, else an estimate from businesses
+named after the station (``point_source`` in the file); a station with no point keeps its place in the line
+order: trains pass it and it counts as a stop, but nobody boards, alights or changes there). No buses.
 
 **Model** (all constants below are sandbox assumptions unless a source is named):
 
