@@ -338,3 +338,40 @@ def test_road_event_and_many_no_road_codes(tk):
     assert list(df["result_code"]) == [201]
     df = tk.navi.destinations((129.2, 35.17), [("s", *sea)], radius=10000)
     assert list(df["result_code"]) == [302]
+
+
+def test_no_route_and_many_origin_event_codes(tk):
+    """1: origin and destination on the graph, but every way between them blocked by ``avoid`` (a node whose only
+    way to 서면 is the toll tunnel); 205 / 206: a road event at an origin / the destination of the many-origins
+    call with avoid=roadevent; every code of the platform's list has its message (204, a search time limit, is
+    never produced: the sandbox has no time limit)."""
+    import numpy as np
+    from scipy.sparse.csgraph import dijkstra
+
+    from toolkit.sandbox.navi.graph import road_graph
+    from toolkit.sandbox.navi.models import MSG
+
+    g = road_graph(Path(__file__).resolve().parents[2] / "datasets")
+    target, _ = g.snap(SEOMYEON[0], SEOMYEON[1])
+    ones = np.ones(len(g.elen))
+    free = dijkstra(g.matrix(g.arc_weights(ones)).T.tocsr(), directed=True, indices=target)
+    no_toll = dijkstra(g.matrix(g.arc_weights(ones, g.toll > 0)).T.tocsr(), directed=True, indices=target)
+    cut = next(int(n) for n in g.snap_ids if np.isfinite(free[n]) and no_toll[n] >= 1e9
+               and g.snap(float(g.lon[n]), float(g.lat[n]))[0] == n
+               and g.metres(float(g.lon[n]), float(g.lat[n]), SEOMYEON[0], SEOMYEON[1]) > 100)
+    start = (float(g.lon[cut]), float(g.lat[cut]))
+    assert tk.navi.directions(start, SEOMYEON[:2], avoid=["toll"]).routes[0]["result_code"] == 1
+    assert tk.navi.directions(start, SEOMYEON[:2]).routes[0]["result_code"] == 0       # the toll road is driven
+    df = tk.navi.origins([("cut", *start)], SEOMYEON[:2], radius=10000, avoid=["toll"])
+    assert list(df["result_code"]) == [1]
+
+    node = next(int(n) for n in g.snap_ids if g.all_events_at(int(n)))
+    ev = (float(g.lon[node]), float(g.lat[node]))
+    near = (ev[0] + 0.01, ev[1] + 0.01)
+    df = tk.navi.origins([("ev", *ev), ("ok", *near)], SEOMYEON[:2], radius=10000, avoid=["roadevent"])
+    assert list(df["result_code"]) == [205, 0]
+    df = tk.navi.origins([("a", *near), ("b", *SEOMYEON[:2])], ev, radius=10000, avoid=["roadevent"])
+    assert set(df["result_code"]) == {206}
+    assert list(tk.navi.origins([("ev", *ev)], SEOMYEON[:2], radius=10000)["result_code"]) == [0]
+    documented = {0, 1, *range(101, 108), *range(201, 208), *range(301, 305)}
+    assert documented <= set(MSG) and all(MSG[c] for c in documented)
