@@ -60,6 +60,7 @@ RULES = [
     ("SC4", "학교", r"중학교$", "교육,학문 > 학교 > 중학교"),
     ("SC4", "학교", r"고등학교$", "교육,학문 > 학교 > 고등학교"),
     ("SC4", "학교", r"(대학교|과학기술대학|대학)$", "교육,학문 > 학교 > 대학교"),
+    ("SC4", "학교", r"(대학교|대학)\S*캠퍼스$", "교육,학문 > 학교 > 대학교"),   # 부경대학교대연캠퍼스
     ("SC4", "학교", r"(?<!직업전문)(?<!사과나무)학교$", "교육,학문 > 학교"),
     ("BK9", "은행", r"^(?!은행나무).*은행(\S*(지점|본점|출장소))?$", "금융,보험 > 금융서비스 > 은행"),
     ("BK9", "은행", r"(새마을금고|신협|농협|수협)(\S*(지점|본점))?$", "금융,보험 > 금융서비스 > 은행"),
@@ -75,9 +76,15 @@ RULES = [
     ("PK6", "주차장", r"(주차장|주차빌딩|주차타워)$", "교통,수송 > 주차장"),
     ("AT4", "관광명소", r"(공원|해수욕장|전망대|문화마을|유원지|수목원|식물원|아쿠아리움|스카이워크)$",
      "여행 > 관광,명소"),
-    # markets: landmarks people search by name; the platform gives traditional markets no category group
-    ("", "", r"(?<!전)(?<!매매)시장$", "가정,생활 > 시장"),
+    # markets: landmarks people search by name; the platform gives traditional markets no category group.
+    # "…전시장" is an exhibition hall (가구전시장), except a four-letter market name (부전시장)
+    ("", "", r"((?<!전)(?<!매매)시장|^\S{2}시장)$", "가정,생활 > 시장"),
+    # bus terminals and stadiums: landmarks without a category group on the platform either
+    ("", "", r"버스터미널$", "교통,수송 > 터미널"),
+    ("", "", r"경기장$", "스포츠,레저 > 경기장"),
 ]
+# a park's management office names the park and stands in it: the park as a place at the office's point
+PARK_OFFICE = re.compile(r"^(\S+공원)관리사무(소|실)$")
 COLUMNS = ["id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
            "address_name", "road_address_name", "x", "y", "b_code", "h_code"]
 
@@ -105,6 +112,9 @@ def classify(part: str, stations: dict[str, list[str]]) -> list[tuple[str, str, 
     for code, gname, pattern, cat in RULES:
         if re.search(pattern, part):
             return [(part, cat, code, gname)]
+    park = PARK_OFFICE.match(part)
+    if park and "묘원" not in park.group(1):
+        return [(park.group(1), "여행 > 관광,명소 > 공원", "AT4", "관광명소")]
     return []
 
 
