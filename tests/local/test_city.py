@@ -191,6 +191,24 @@ def test_every_station_point_says_where_it_comes_from():
     assert all(len(points) == 1 or ("", "") not in points and len(points) == 2 for points in seen.values())
 
 
+def test_the_station_estimate_is_checked_against_the_station_buildings():
+    """The estimate from businesses named after a station (build_transit.py), made for the stations that do have
+    a station building, lands near the building: the measured accuracy the README states."""
+    import statistics
+    import sys
+
+    sys.path.insert(0, str(DATA.parent / "build"))
+    from build_transit import business_points, metres
+
+    stores = _rows("places")
+    estimates = business_points([p["place_name"].replace(" ", "") for p in stores],
+                                [float(p["x"]) for p in stores], [float(p["y"]) for p in stores])
+    errors = [metres(*estimates[r["station"]][:2], float(r["x"]), float(r["y"]))
+              for r in _rows("transit_stations.csv") if r["point_source"] == "building" and r["station"] in estimates]
+    assert len(errors) >= 40
+    assert statistics.median(errors) <= 100 and max(errors) <= 400
+
+
 def test_every_metro_line_has_most_stations_and_both_ends_of_line_1_to_3():
     rows = _rows("transit_stations.csv")
     for line in ("1호선", "2호선", "3호선", "4호선"):
