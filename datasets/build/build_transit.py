@@ -16,7 +16,7 @@ Every station of those lines is listed in order. Its point comes from the first 
    2 and 3, is one station complex).
 3. ``businesses``: an **estimate**: the median point of the businesses of the store registry
    (``places_index.json.gz``) whose name holds ``<station>역`` (``맘스터치가야역점``, ``미남역1번출구``; spaces
-   ignored; not when the name is part of a longer station name: ``신장림역`` is no ``장림역``), after dropping
+   ignored; not when the name is part of a longer station name: ``신장림역`` is no ``장림역``, nor in ``역사관``), after dropping
    those more than ``NEAR_M`` from the first median, when at least half of them are kept (``businesses``: how
    many; one is enough, then ``spread_m`` is empty: nothing says how good it is), and only when the point is within ``HOP_MAX_M`` per hop of the nearest station of the
    same line with a point of kind 1 or 2 (a business named after the 동해선's 좌천역 in 기장군 does not place
@@ -65,7 +65,8 @@ def business_points(names: list[str], xs: list[float], ys: list[float]) -> dict[
         for name, x, y in zip(names, xs, ys):
             at = name.find(key)
             while at >= 0:
-                if not any(name[max(0, at - len(p)):at] == p for p in longer):
+                if not any(name[max(0, at - len(p)):at] == p for p in longer) \
+                        and not name.startswith("사관", at + len(key)):      # 강제동원역사관: a museum
                     pts.append((x, y))
                     break
                 at = name.find(key, at + 1)
