@@ -1,6 +1,6 @@
 """Local area of the sandbox: address search, coordinate to region/address, place search (location §4.1–4.6)
 on a real-data world: Busan legal-dong polygons, the official code tables, the 149,400 real businesses of all
-16 districts and 474 landmarks named by official building names (see ``datasets/README.md``).
+16 districts and the landmarks named by official building names (see ``datasets/README.md``).
 
 The world is read-only and held in memory. It is loaded on the first local request (not at sandbox start, so
 ``toolkit.connect()`` stays fast), under a lock; :meth:`Model.world` forces the load.
