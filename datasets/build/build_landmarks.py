@@ -83,8 +83,10 @@ RULES = [
     ("", "", r"버스터미널$", "교통,수송 > 터미널"),
     ("", "", r"경기장$", "스포츠,레저 > 경기장"),
 ]
-# a park's management office names the park and stands in it: the park as a place at the office's point
-PARK_OFFICE = re.compile(r"^(\S+공원)관리사무(소|실)$")
+# a facility that names the park, beach or resort it serves stands in it ("해운대해수욕장이벤트광장화장실",
+# "태종대유원지관리사무소"): that attraction as a place at the facility's point
+FACILITY_OF = re.compile(r"^(\S+(공원|해수욕장|유원지))(이벤트광장화장실|공중화장실|화장실|관리사무소|관리사무실|관리소)$")
+ATTRACTION_KIND = {"공원": "공원", "해수욕장": "해수욕장", "유원지": "유원지"}
 COLUMNS = ["id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
            "address_name", "road_address_name", "x", "y", "b_code", "h_code"]
 
@@ -112,9 +114,10 @@ def classify(part: str, stations: dict[str, list[str]]) -> list[tuple[str, str, 
     for code, gname, pattern, cat in RULES:
         if re.search(pattern, part):
             return [(part, cat, code, gname)]
-    park = PARK_OFFICE.match(part)
-    if park and "묘원" not in park.group(1):
-        return [(park.group(1), "여행 > 관광,명소 > 공원", "AT4", "관광명소")]
+    facility = FACILITY_OF.match(part)
+    if facility and "묘원" not in part:                # a cemetery's office ("공원묘원관리소") is no park
+        kind = ATTRACTION_KIND[facility.group(2)]
+        return [(facility.group(1), f"여행 > 관광,명소 > {kind}", "AT4", "관광명소")]
     return []
 
 

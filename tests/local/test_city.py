@@ -77,7 +77,8 @@ def test_category_search_finds_each_group_somewhere_in_the_city(sandbox_server, 
 @pytest.mark.parametrize("query, group", [("서면역", "SW8"), ("부산대학교", "SC4"), ("자갈치시장", ""),
                                           ("용두산공원", "AT4"), ("부산시립미술관", "CT1"), ("해운대구청", "PO3"),
                                           ("부전시장", ""), ("부경대학교대연캠퍼스", "SC4"), ("벡스코역", "SW8"),
-                                          ("부산종합버스터미널", ""), ("대저생태공원", "AT4")])
+                                          ("부산종합버스터미널", ""), ("대저생태공원", "AT4"),
+                                          ("해운대해수욕장", "AT4"), ("태종대유원지", "AT4")])
 def test_keyword_finds_landmarks_by_name(sandbox_server, query, group):
     docs = get(sandbox_server, "/v2/local/search/keyword.json", query=query,
                rect=",".join(map(str, BUSAN_RECT))).json()["documents"]
