@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the landmark places of the sandbox (datasets/local/landmarks.csv) from official building names.
 
-The store registry (places.csv.gz) has no schools, kindergartens, subway stations, banks, public offices,
+The store registry (the businesses of places_index.json.gz) has no schools, kindergartens, subway stations, banks, public offices,
 culture facilities, parking buildings or attractions. The *building names* of its addresses do: the 건물명
 field of the SEMAS data is the building's registered name in the national road-name address system
 (e.g. ``부산대학교``, ``도시철도서면역``, ``해운대구청``, ``부산시립미술관``). Each distinct (building name, road
