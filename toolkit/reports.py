@@ -204,19 +204,25 @@ def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
 def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per scope of a :meth:`~toolkit.user.UserArea.consent_report` (users × scopes): ``n`` users, ``agreed``
     users, ``rate_pct``, and — given a ``tk.user.scopes()`` frame — the scope's ``display_name`` and whether it is
-    ``required`` (a required consent item cannot be revoked: ``revocable`` false). Sorted by rate, highest first.
+    ``required`` (a required consent item cannot be revoked: ``revocable`` false). ``scopes`` may hold the
+    scopes of several users (one frame after another): ``revocable`` is known only for an item the user agreed
+    to, so ``required`` is <NA> for a scope nobody agreed to. Sorted by rate, highest first.
 
-    >>> consent_summary(tk.user.consent_report(), tk.user.scopes(target_id=4100000001))   # doctest: +SKIP
+    >>> scopes = pd.concat(tk.user.scopes(target_id=u) for u in report.index)      # doctest: +SKIP
+    >>> consent_summary(tk.user.consent_report(), scopes)                            # doctest: +SKIP
     """
     n = len(report)
     agreed = report.sum().astype("int64") if n else pd.Series(dtype="int64")
     out = pd.DataFrame({"scope": agreed.index.astype(str), "n": n, "agreed": agreed.values})
     out["rate_pct"] = (100 * out["agreed"] / n).round(1) if n else 0.0
     if scopes is not None and len(scopes):
-        info = scopes.set_index("id")
-        out["display_name"] = out["scope"].map(info["display_name"]).astype("string")
-        revocable = info["revocable"].astype("boolean")
-        out["required"] = out["scope"].map(revocable.eq(False)).astype("boolean")
+        names = scopes.drop_duplicates("id").set_index("id")["display_name"]
+        out["display_name"] = out["scope"].map(names).astype("string")
+        # ``revocable`` is given only for agreed items: a scope is required when some user's agreed item is not
+        # revocable, optional when some user's is; unknown (<NA>) when nobody agreed to it
+        revocable = scopes.dropna(subset=["revocable"]).groupby("id")["revocable"].agg(
+            lambda r: bool(r.astype(bool).all()))
+        out["required"] = out["scope"].map(~revocable.astype(bool)).astype("boolean")
     out = out.astype({"scope": "string"})
     return out.sort_values(["rate_pct", "scope"], ascending=[False, True]).reset_index(drop=True)
 
