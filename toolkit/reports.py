@@ -155,7 +155,7 @@ def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem:
     return written
 
 
-@dataclass
+@dataclass(repr=False)
 class StatusReport:
     """A status update over a period: ``availability`` (per product and API), ``incidents`` (non-GREEN days),
     ``text`` (a paragraph), ``figure`` (heatmap + current summary) and :meth:`export`."""
@@ -188,6 +188,10 @@ class StatusReport:
 
     def _repr_markdown_(self) -> str:
         return f"**Status update {self.start} – {self.end} (UTC days)**\n\n{self.text}"
+
+    def __repr__(self) -> str:
+        return (f"<StatusReport {self.start} – {self.end} (UTC days): {len(self.availability)} products and APIs, "
+                f"{len(self.incidents)} non-GREEN day rows>")
 
 
 def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
