@@ -194,3 +194,35 @@ def test_forged_set_fails_the_check_it_names(fresh_tk, wrong, err):
     with pytest.raises(SetError) as info:
         fresh_tk.events.verify(forged_set(fresh_tk, wrong=wrong))
     assert info.value.body()["err"] == err
+
+
+def test_consent_daily_carries_the_running_total_over_quiet_days():
+    from toolkit.reports import consent_daily, consent_events_frame, consent_trend
+
+    day = 86400
+    log = [{"type": "scope_consent", "user_id": 1, "scopes": "friends", "at": 1795165200},
+           {"type": "scope_consent", "user_id": 2, "scopes": "friends", "at": 1795165200 + 3 * day},
+           {"type": "scope_withdraw", "user_id": 1, "scopes": "friends", "at": 1795165200 + 4 * day},
+           {"type": "scope_consent", "user_id": 3, "scopes": "name", "at": 1795165200 + 2 * day}]
+    daily = consent_daily(consent_trend(consent_events_frame(log)))
+    assert len(daily) == 5 and list(daily["friends"]) == [1, 1, 1, 2, 1] and list(daily["name"]) == [0, 0, 1, 1, 1]
+
+
+def test_consent_figure_labels_each_bar_with_agreed_over_n():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from toolkit.reports import consent_events_frame, consent_figure, consent_summary, consent_trend
+
+    report = pd.DataFrame({"profile": [True, True], "friends": [True, False]}, index=[1, 2])
+    scopes = pd.DataFrame({"id": ["profile", "friends"], "display_name": ["a", "b"],
+                           "revocable": pd.array([False, True], dtype="boolean")})
+    trend = consent_trend(consent_events_frame([{"type": "scope_consent", "user_id": 1, "scopes": "friends",
+                                                 "at": 1795165200}]))
+    fig = consent_figure(consent_summary(report, scopes), trend)
+    bars, line = fig.axes
+    assert [t.get_text() for t in bars.texts] == ["2/2", "1/2"]
+    assert [ln.get_label() for ln in line.get_lines()] == ["friends"]
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)

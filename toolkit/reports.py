@@ -18,7 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = ["StatusReport", "status_availability", "status_incidents", "status_paragraph", "status_weekly",
-           "export_frames", "consent_summary", "consent_trend", "consent_events_frame"]
+           "export_frames", "consent_summary", "consent_trend", "consent_events_frame", "consent_daily",
+           "consent_figure"]
 
 #: statuses that count as available; MAINTENANCE is planned and reported apart from outages
 AVAILABLE = ("GREEN",)
@@ -284,3 +285,67 @@ def consent_trend(events: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
     counts["net"] = counts["consents"] - counts["withdrawals"]
     counts["agreed"] = counts.groupby("scope")["net"].cumsum()
     return counts.astype({"consents": "int64", "withdrawals": "int64", "net": "int64", "agreed": "int64"})
+
+
+def consent_daily(trend: pd.DataFrame) -> pd.DataFrame:
+    """Users agreeing to each scope at the end of each period (UTC day), one column per scope: the running
+    ``agreed`` of :func:`consent_trend` carried over the days without an event (0 before a scope's first event).
+
+    >>> consent_daily(consent_trend(events))[["account_email", "friends"]]   # doctest: +SKIP
+    """
+    if trend.empty:
+        return pd.DataFrame()
+    wide = trend.pivot(index="period", columns="scope", values="agreed")
+    freq = pd.infer_freq(wide.index) if len(wide) > 2 else None
+    if freq is None or freq == "D":
+        wide = wide.reindex(pd.date_range(wide.index.min(), wide.index.max(), freq="D", name="period"))
+    wide = wide.ffill().fillna(0).astype("int64")
+    wide.columns = wide.columns.astype(str)
+    wide.columns.name = "scope"
+    return wide
+
+
+def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, scopes=None):
+    """The consent report as one figure: the agreement rate per scope (required items dark, optional light, each
+    bar labelled with ``agreed/n``) and, given :func:`consent_trend`'s output, the users agreeing per day for
+    ``scopes`` (default: the five optional scopes agreed most). Returns the matplotlib figure.
+
+    >>> fig = consent_figure(consent_summary(report, scopes), consent_trend(events))   # doctest: +SKIP
+    """
+    import matplotlib.pyplot as plt
+
+    from .plots import use_hangul_font
+
+    use_hangul_font()
+    panels = 2 if trend is not None and not trend.empty else 1
+    fig, axes = plt.subplots(1, panels, figsize=(12 if panels == 2 else 7, 4.2), squeeze=False)
+    ax = axes[0][0]
+    required = summary["required"] if "required" in summary else pd.Series(pd.NA, index=summary.index)
+    colors = ["#8a6d00" if r is True else "#f2b807" if r is False else "#d9d9d9"
+              for r in required.astype("object").where(required.notna(), None)]
+    bars = ax.bar(summary["scope"].astype(str), summary["rate_pct"], color=colors)
+    for bar, agreed, n in zip(bars, summary["agreed"], summary["n"]):
+        ax.annotate(f"{agreed}/{n}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                    va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
+    n = int(summary["n"].max()) if len(summary) else 0
+    ax.set_ylim(0, 110)
+    ax.set_ylabel("users agreeing (%)")
+    ax.set_title(f"Consent per scope ({n} linked users)")
+    plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="#8a6d00", label="required"), Patch(color="#f2b807", label="optional"),
+                       Patch(color="#d9d9d9", label="nobody agreed")], loc="upper right", fontsize=8)
+    if panels == 2:
+        daily = consent_daily(trend)
+        if scopes is None:
+            optional = summary.loc[required.eq(False).fillna(False).to_numpy(bool), "scope"].astype(str)
+            scopes = [c for c in optional if c in daily.columns][:5]
+        ax2 = axes[0][1]
+        for scope in scopes:
+            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=scope)
+        ax2.set_title("Users agreeing at the end of each day (UTC)")
+        ax2.set_ylabel("users")
+        ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    fig.tight_layout()
+    return fig
