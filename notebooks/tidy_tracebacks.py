@@ -15,12 +15,12 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 # an absolute path up to the repository's top-level package, or into a site-packages folder
-PATH = re.compile(r"(?:File |^|\s)(/[^\s:,]*?/)(?=(?:toolkit|site-packages)/)")
+PATH = re.compile(r"(\x1b\[[0-9;]*m|^|\s)/[^\s:,\x1b]*?/(?=(?:toolkit|site-packages)/)", re.M)
 
 
 def tidy(text: str) -> str:
     text = text.replace(str(ROOT) + "/", "")
-    return PATH.sub(lambda m: m.group(0).replace(m.group(1), ""), text)
+    return PATH.sub(lambda m: m.group(1), text)
 
 
 def main(paths: list[str]) -> int:

@@ -287,17 +287,17 @@ def consent_trend(events: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
     return counts.astype({"consents": "int64", "withdrawals": "int64", "net": "int64", "agreed": "int64"})
 
 
-def consent_daily(trend: pd.DataFrame) -> pd.DataFrame:
+def consent_daily(trend: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
     """Users agreeing to each scope at the end of each period (UTC day), one column per scope: the running
     ``agreed`` of :func:`consent_trend` carried over the days without an event (0 before a scope's first event).
+    ``freq`` is the trend's; for another than ``"D"`` only the periods with events are listed.
 
     >>> consent_daily(consent_trend(events))[["account_email", "friends"]]   # doctest: +SKIP
     """
     if trend.empty:
         return pd.DataFrame()
     wide = trend.pivot(index="period", columns="scope", values="agreed")
-    freq = pd.infer_freq(wide.index) if len(wide) > 2 else None
-    if freq is None or freq == "D":
+    if freq == "D":                     # the trend's periods (consent_trend's freq): every day, quiet ones too
         wide = wide.reindex(pd.date_range(wide.index.min(), wide.index.max(), freq="D", name="period"))
     wide = wide.ffill().fillna(0).astype("int64")
     wide.columns = wide.columns.astype(str)
