@@ -226,3 +226,18 @@ def test_consent_figure_labels_each_bar_with_agreed_over_n():
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk):
+    fresh_tk.sandbox.freeze()
+    before = status_weekly(fresh_tk.status.current(lang="en"), fresh_tk.status.history(days=7, lang="en"))
+    made = fresh_tk.sandbox.incident("local_search_keyword", "RED", hours=2, started_minutes_ago=10, note="t")
+    assert made["end"] - made["start"] == 7200 and made["start"] == fresh_tk.sandbox.clock()["unix"] - 600
+    assert fresh_tk.sandbox.incidents()[-1]["id"] == made["id"]
+    fresh_tk.sandbox.advance(minutes=5)
+    after = fresh_tk.status.weekly(days=7)
+    today = after.incidents[after.incidents["date_utc"] == after.end]
+    assert "local / local_search_keyword" in set(today["subject"])
+    assert "local on 2026-11-20 (local_search_keyword)" in after.text and "local_search_keyword" not in before.text
+    local = after.availability.set_index("subject").loc["local"]
+    assert local["RED"] == before.availability.set_index("subject").loc["local", "RED"] + 1
