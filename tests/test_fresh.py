@@ -113,7 +113,11 @@ def test_run_all_twice_in_one_kernel_gives_the_same_outputs(name):
                 if cell.cell_type == "code":
                     client.execute_cell(cell, index)
     first, second = (_outputs(run) for run in runs)
-    errors = [o for cell in first + second for o in cell if o[0] == "error"]
+    shows_error = ["raises-exception" in c.metadata.get("tags", []) for c in nb.cells if c.cell_type == "code"]
+    errors = [o for outs in (first, second) for cell, meant in zip(outs, shows_error) for o in cell
+              if o[0] == "error" and not meant]
     assert not errors, errors
+    meant = [o for cell, flag in zip(first, shows_error) if flag for o in cell]
+    assert all(o[0] == "error" for o in meant) and len(meant) == sum(shows_error)   # the error shown on purpose
     for index, (a, b) in enumerate(zip(first, second)):
         assert a == b, f"cell {index} differs between the two runs"

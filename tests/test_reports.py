@@ -124,3 +124,120 @@ def test_consent_events_from_the_sandbox_log(fresh_tk):
     events = consent_events_frame(fresh_tk.sandbox.consent_events())
     assert events[events["kind"] == "withdraw"]["scope"].tolist() == ["friends"]
     assert {"profile", "account_email", "friends"} <= set(events[events["kind"] == "consent"]["scope"])
+
+
+def test_consent_summary_reads_required_from_several_users_scopes():
+    from toolkit.reports import consent_summary
+
+    report = pd.DataFrame({"profile": [True, True], "friends": [True, False], "talk_chats": [False, False]},
+                          index=[1, 2])
+    scopes = pd.DataFrame({"id": ["profile", "friends", "talk_chats", "profile", "friends", "talk_chats"],
+                           "display_name": ["닉네임", "친구 목록", "채팅방"] * 2,
+                           "revocable": pd.array([False, True, pd.NA, False, pd.NA, pd.NA], dtype="boolean")})
+    s = consent_summary(report, scopes).set_index("scope")
+    assert bool(s.loc["profile", "required"]) is True and bool(s.loc["friends", "required"]) is False
+    assert pd.isna(s.loc["talk_chats", "required"]) and s.loc["friends", "rate_pct"] == 50.0
+
+
+def test_replayed_consent_history_gives_a_report_over_many_users_and_no_webhooks(fresh_tk):
+    import json
+    from pathlib import Path
+
+    history = json.loads((Path(__file__).resolve().parents[1] / "datasets" / "users" / "consent_history.json")
+                         .read_text("utf-8"))["events"]
+    fresh_tk.sandbox.freeze()
+    with fresh_tk.events.inbox() as inbox:
+        inbox.register(fresh_tk)
+        _replay_and_check(fresh_tk, history, inbox)
+
+
+def _replay_and_check(fresh_tk, history, inbox):
+    from toolkit.reports import consent_events_frame, consent_summary, consent_trend
+
+    summary = fresh_tk.sandbox.replay_consent_history()
+    assert summary["users"] == len({r["user_id"] for r in history}) == 9
+    assert fresh_tk.sandbox.replay_consent_history() == summary          # once per sandbox
+    report = fresh_tk.user.consent_report()
+    assert sorted(report.index) == sorted({r["user_id"] for r in history})
+    # the final state of each user is the history replayed: e.g. 도현 withdrew phone_number, Sam account_email
+    assert bool(report.loc[4100000004, "name"]) and not bool(report.loc[4100000004, "phone_number"])
+    assert not bool(report.loc[4100000010, "account_email"]) and bool(report.loc[4100000009, "friends"])
+    rates = consent_summary(report).set_index("scope")["rate_pct"]
+    assert rates["profile"] == 100.0 and 0 < rates["account_email"] < 100
+    events = consent_events_frame(fresh_tk.sandbox.consent_events())
+    assert events["at"].min() == pd.Timestamp("2026-11-13T01:12:00Z")
+    assert (events["kind"] == "withdraw").sum() == sum(len(r["scopes"]) for r in history
+                                                       if r["type"] == "scope_withdraw")
+    trend = consent_trend(events)
+    assert trend["period"].nunique() == 7
+    # the past week sends no webhook; a login now does
+    assert fresh_tk.events.deliveries(wait=0).empty and len(inbox) == 0
+    fresh_tk.sandbox.login(4100000001, scopes=["profile"])
+    assert inbox.wait(2, timeout=5) and set(inbox.frame()["user_id"].astype(str)) == {"4100000001"}
+
+
+def test_replaying_the_history_is_refused_when_its_users_are_linked(fresh_tk):
+    from toolkit.errors import ApiError
+
+    fresh_tk.sandbox.login(4100000005, scopes=["profile"])
+    with pytest.raises(ApiError) as info:
+        fresh_tk.sandbox.replay_consent_history()
+    assert "linked already" in str(info.value) and "4100000005" in str(info.value)
+    assert fresh_tk.user.ids()["elements"] == [4100000005]            # nothing replayed
+
+
+@pytest.mark.parametrize("wrong,err", [("audience", "invalid_audience"), ("issuer", "invalid_issuer"),
+                                       ("signature", "invalid_key")])
+def test_forged_set_fails_the_check_it_names(fresh_tk, wrong, err):
+    from toolkit.events import SetError, forged_set
+
+    with pytest.raises(SetError) as info:
+        fresh_tk.events.verify(forged_set(fresh_tk, wrong=wrong))
+    assert info.value.body()["err"] == err
+
+
+def test_consent_daily_carries_the_running_total_over_quiet_days():
+    from toolkit.reports import consent_daily, consent_events_frame, consent_trend
+
+    day = 86400
+    log = [{"type": "scope_consent", "user_id": 1, "scopes": "friends", "at": 1795165200},
+           {"type": "scope_consent", "user_id": 2, "scopes": "friends", "at": 1795165200 + 3 * day},
+           {"type": "scope_withdraw", "user_id": 1, "scopes": "friends", "at": 1795165200 + 4 * day},
+           {"type": "scope_consent", "user_id": 3, "scopes": "name", "at": 1795165200 + 2 * day}]
+    daily = consent_daily(consent_trend(consent_events_frame(log)))
+    assert len(daily) == 5 and list(daily["friends"]) == [1, 1, 1, 2, 1] and list(daily["name"]) == [0, 0, 1, 1, 1]
+
+
+def test_consent_figure_labels_each_bar_with_agreed_over_n():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from toolkit.reports import consent_events_frame, consent_figure, consent_summary, consent_trend
+
+    report = pd.DataFrame({"profile": [True, True], "friends": [True, False]}, index=[1, 2])
+    scopes = pd.DataFrame({"id": ["profile", "friends"], "display_name": ["a", "b"],
+                           "revocable": pd.array([False, True], dtype="boolean")})
+    trend = consent_trend(consent_events_frame([{"type": "scope_consent", "user_id": 1, "scopes": "friends",
+                                                 "at": 1795165200}]))
+    fig = consent_figure(consent_summary(report, scopes), trend)
+    bars, line = fig.axes
+    assert [t.get_text() for t in bars.texts] == ["2/2", "1/2"]
+    assert [ln.get_label() for ln in line.get_lines()] == ["friends"]
+    import matplotlib.pyplot as plt
+
+    plt.close(fig)
+
+
+def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk):
+    fresh_tk.sandbox.freeze()
+    before = status_weekly(fresh_tk.status.current(lang="en"), fresh_tk.status.history(days=7, lang="en"))
+    made = fresh_tk.sandbox.incident("local_search_keyword", "RED", hours=2, started_minutes_ago=10, note="t")
+    assert made["end"] - made["start"] == 7200 and made["start"] == fresh_tk.sandbox.clock()["unix"] - 600
+    assert fresh_tk.sandbox.incidents()[-1]["id"] == made["id"]
+    fresh_tk.sandbox.advance(minutes=5)
+    after = fresh_tk.status.weekly(days=7)
+    today = after.incidents[after.incidents["date_utc"] == after.end]
+    assert "local / local_search_keyword" in set(today["subject"])
+    assert "local on 2026-11-20 (local_search_keyword)" in after.text and "local_search_keyword" not in before.text
+    local = after.availability.set_index("subject").loc["local"]
+    assert local["RED"] == before.availability.set_index("subject").loc["local", "RED"] + 1

@@ -318,6 +318,41 @@ class SandboxHandle:
         """Let the sandbox clock tick with real time again (from the instant it shows now)."""
         return self._call("POST", "/sandbox/clock", json={"freeze": False})
 
+    def incident(self, api: str, status: str = "RED", *, hours: float = 1, started_minutes_ago: float = 0,
+                 note: str = "") -> dict:
+        """Act as the platform: the API ``api`` (an ``apiId`` of the status API) has an incident of ``status``
+        (``RED``, ``YELLOW``, ``MAINTENANCE``, ...) that began ``started_minutes_ago`` minutes before the sandbox
+        clock and lasts ``hours``. The status API shows it from its next 5-minute refresh, on the API's row and,
+        as its worst API, on its product's row. Returns the incident (``id``, ``start``, ``end`` in Unix seconds).
+
+        >>> tk.sandbox.incident("local_search_keyword", "RED", hours=2, started_minutes_ago=10)   # doctest: +SKIP
+        {'id': 1, 'api': 'local_search_keyword', 'status': 'RED', 'start': ..., 'end': ..., 'note': ''}
+        """
+        start = self.clock()["unix"] - 60 * started_minutes_ago
+        return self._call("POST", "/sandbox/status/incidents",
+                          json={"api": api, "status": status, "start": int(start), "hours": hours, "note": note})
+
+    def incidents(self) -> list[dict]:
+        """The incidents the sandbox plays (its seeded history and those added by :meth:`incident`), oldest first.
+
+        >>> [i["api"] for i in tk.sandbox.incidents()][-1]        # doctest: +SKIP
+        'local_search_keyword'
+        """
+        return self._call("GET", "/sandbox/status/incidents")
+
+    def replay_consent_history(self) -> dict:
+        """Act as the platform: replay the demo users' sign-ups of the week before the sandbox's start
+        (``datasets/users/consent_history.json``): nine demo users (도현 … 태양, not 민지, 준호 or 서연, whom the
+        walkthroughs log in themselves) link to the demo app between 2026-11-13 and 2026-11-19 with varied
+        consents, and some later agree to more scopes or withdraw one. The links, consents and the consent-event
+        log (:meth:`consent_events`) then read as if it had happened; no webhook is sent for this past week.
+        Done once per sandbox (a second call changes nothing and answers the same summary).
+
+        >>> tk.sandbox.replay_consent_history()        # doctest: +SKIP
+        {'users': 9, 'events': 30, 'first': '2026-11-13T01:12:00Z', 'last': '2026-11-19T08:30:00Z'}
+        """
+        return self._call("POST", "/sandbox/identity/consent-history")
+
     def set_quota(self, api: str, limit: int | None) -> dict:
         """Set the daily quota of an API id (None removes it); exceeding it answers code -10."""
         return self._call("POST", "/sandbox/quotas", json={"api": api, "limit": limit})
@@ -370,7 +405,11 @@ class SandboxHandle:
         return self
 
     def control(self, method: str, path: str, **kw):
-        """Any control-API call, e.g. ``control("POST", "/sandbox/status/incidents", json={...})``."""
+        """Any control-API call without a named helper, e.g. ``control("GET", "/sandbox/clock")``.
+
+        >>> tk.sandbox.control("GET", "/sandbox/clock")["frozen"]      # doctest: +SKIP
+        True
+        """
         return self._call(method, path, **kw)
 
     def close(self):

@@ -35,7 +35,7 @@ from .errors import ConfigurationError, ToolkitError
 from .frames import Schema
 from .secrets import Secret, reveal
 
-__all__ = ["verify_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
+__all__ = ["verify_set", "forged_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
            "EventsArea", "events_frame", "SET_ERRORS", "SET_CONTENT_TYPE"]
 
 SET_ERRORS = ("invalid_request", "invalid_key", "invalid_issuer", "invalid_audience")
@@ -264,6 +264,42 @@ def verify_set(token: "str | bytes", *, audience: "str | Secret", issuer: str, j
             toe=_ts(claims.get("toe")), iat=_ts(claims.get("iat")), txm=str(claims.get("txm", "")),
             jti=str(claims["jti"]), app_id=str(claims.get("app_id", "")), members=members))
     return VerifiedSet(header=header, claims=claims, events=events)
+
+
+FORGERIES = ("audience", "issuer", "signature")
+_RISC = "https://schemas.openid.net/secevent/risc/event-type/"
+
+
+def forged_set(tk, *, wrong: str = "audience", user_id: int | str = 4100000001,
+               event: str = "account-disabled") -> str:
+    """A security event token an attacker could send to the app's account-status webhook, to see what
+    :func:`verify_set` (and the inbox) answer: it is signed with a throwaway RSA key under the ``kid`` of the
+    service's first public key, and ``wrong`` names what else is off — ``"audience"`` (``aud`` is another
+    app's key: ``invalid_audience``), ``"issuer"`` (``iss`` is not the auth host: ``invalid_issuer``) or
+    ``"signature"`` (``iss`` and ``aud`` are right, only the signature is not the service's: ``invalid_key``).
+    ``event`` is a RISC event name (``account-disabled``, ``sessions-revoked``, ...).
+
+    Spec: identity §6.2 account-status change webhook (the checks a forged token fails).
+
+    >>> forged = toolkit.events.forged_set(tk, wrong="audience")          # doctest: +SKIP
+    >>> tk.events.verify(forged)                                           # doctest: +SKIP
+    Traceback (most recent call last):
+    SetError: invalid_audience: aud is not this app's REST API key
+    """
+    from cryptography.hazmat.primitives.asymmetric import rsa
+
+    if wrong not in FORGERIES:
+        raise ValueError(f"wrong must be one of {', '.join(FORGERIES)}, not {wrong!r}")
+    auth = tk.config.hosts.auth
+    keys = tk.oauth.jwks().get("keys", [])
+    kid = str(keys[0]["kid"]) if keys else "unknown"
+    now = int(time.time())
+    claims = {"iss": "https://attacker.invalid" if wrong == "issuer" else auth,
+              "aud": "another-app" if wrong == "audience" else reveal(tk.config.credentials.rest_api_key),
+              "sub": str(user_id), "iat": now, "toe": now, "txm": "forged", "jti": f"forged-{now}",
+              "app_id": str(tk.config.credentials.app_id or ""), "events": {_RISC + event: {}}}
+    someone = rsa.generate_private_key(public_exponent=65537, key_size=2048)
+    return jwt.encode(claims, someone, algorithm="RS256", headers={"kid": kid, "typ": "secevent+jwt"})
 
 
 def _ts(value) -> datetime | None:

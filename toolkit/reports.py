@@ -18,7 +18,8 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = ["StatusReport", "status_availability", "status_incidents", "status_paragraph", "status_weekly",
-           "export_frames", "consent_summary", "consent_trend", "consent_events_frame"]
+           "export_frames", "consent_summary", "consent_trend", "consent_events_frame", "consent_daily",
+           "consent_figure"]
 
 #: statuses that count as available; MAINTENANCE is planned and reported apart from outages
 AVAILABLE = ("GREEN",)
@@ -155,7 +156,7 @@ def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem:
     return written
 
 
-@dataclass
+@dataclass(repr=False)
 class StatusReport:
     """A status update over a period: ``availability`` (per product and API), ``incidents`` (non-GREEN days),
     ``text`` (a paragraph), ``figure`` (heatmap + current summary) and :meth:`export`."""
@@ -189,6 +190,10 @@ class StatusReport:
     def _repr_markdown_(self) -> str:
         return f"**Status update {self.start} – {self.end} (UTC days)**\n\n{self.text}"
 
+    def __repr__(self) -> str:
+        return (f"<StatusReport {self.start} – {self.end} (UTC days): {len(self.availability)} products and APIs, "
+                f"{len(self.incidents)} non-GREEN day rows>")
+
 
 def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
     """Build a :class:`StatusReport` from ``tk.status.current()`` and ``tk.status.history(days=N)``."""
@@ -204,19 +209,25 @@ def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
 def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None) -> pd.DataFrame:
     """Per scope of a :meth:`~toolkit.user.UserArea.consent_report` (users × scopes): ``n`` users, ``agreed``
     users, ``rate_pct``, and — given a ``tk.user.scopes()`` frame — the scope's ``display_name`` and whether it is
-    ``required`` (a required consent item cannot be revoked: ``revocable`` false). Sorted by rate, highest first.
+    ``required`` (a required consent item cannot be revoked: ``revocable`` false). ``scopes`` may hold the
+    scopes of several users (one frame after another): ``revocable`` is known only for an item the user agreed
+    to, so ``required`` is <NA> for a scope nobody agreed to. Sorted by rate, highest first.
 
-    >>> consent_summary(tk.user.consent_report(), tk.user.scopes(target_id=4100000001))   # doctest: +SKIP
+    >>> scopes = pd.concat(tk.user.scopes(target_id=u) for u in report.index)      # doctest: +SKIP
+    >>> consent_summary(tk.user.consent_report(), scopes)                            # doctest: +SKIP
     """
     n = len(report)
     agreed = report.sum().astype("int64") if n else pd.Series(dtype="int64")
     out = pd.DataFrame({"scope": agreed.index.astype(str), "n": n, "agreed": agreed.values})
     out["rate_pct"] = (100 * out["agreed"] / n).round(1) if n else 0.0
     if scopes is not None and len(scopes):
-        info = scopes.set_index("id")
-        out["display_name"] = out["scope"].map(info["display_name"]).astype("string")
-        revocable = info["revocable"].astype("boolean")
-        out["required"] = out["scope"].map(revocable.eq(False)).astype("boolean")
+        names = scopes.drop_duplicates("id").set_index("id")["display_name"]
+        out["display_name"] = out["scope"].map(names).astype("string")
+        # ``revocable`` is given only for agreed items: a scope is required when some user's agreed item is not
+        # revocable, optional when some user's is; unknown (<NA>) when nobody agreed to it
+        revocable = scopes.dropna(subset=["revocable"]).groupby("id")["revocable"].agg(
+            lambda r: bool(r.astype(bool).all()))
+        out["required"] = out["scope"].map(~revocable.astype(bool)).astype("boolean")
     out = out.astype({"scope": "string"})
     return out.sort_values(["rate_pct", "scope"], ascending=[False, True]).reset_index(drop=True)
 
@@ -274,3 +285,67 @@ def consent_trend(events: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
     counts["net"] = counts["consents"] - counts["withdrawals"]
     counts["agreed"] = counts.groupby("scope")["net"].cumsum()
     return counts.astype({"consents": "int64", "withdrawals": "int64", "net": "int64", "agreed": "int64"})
+
+
+def consent_daily(trend: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
+    """Users agreeing to each scope at the end of each period (UTC day), one column per scope: the running
+    ``agreed`` of :func:`consent_trend` carried over the days without an event (0 before a scope's first event).
+    ``freq`` is the trend's; for another than ``"D"`` only the periods with events are listed.
+
+    >>> consent_daily(consent_trend(events))[["account_email", "friends"]]   # doctest: +SKIP
+    """
+    if trend.empty:
+        return pd.DataFrame()
+    wide = trend.pivot(index="period", columns="scope", values="agreed")
+    if freq == "D":                     # the trend's periods (consent_trend's freq): every day, quiet ones too
+        wide = wide.reindex(pd.date_range(wide.index.min(), wide.index.max(), freq="D", name="period"))
+    wide = wide.ffill().fillna(0).astype("int64")
+    wide.columns = wide.columns.astype(str)
+    wide.columns.name = "scope"
+    return wide
+
+
+def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, scopes=None):
+    """The consent report as one figure: the agreement rate per scope (required items dark, optional light, each
+    bar labelled with ``agreed/n``) and, given :func:`consent_trend`'s output, the users agreeing per day for
+    ``scopes`` (default: the five optional scopes agreed most). Returns the matplotlib figure.
+
+    >>> fig = consent_figure(consent_summary(report, scopes), consent_trend(events))   # doctest: +SKIP
+    """
+    import matplotlib.pyplot as plt
+
+    from .plots import use_hangul_font
+
+    use_hangul_font()
+    panels = 2 if trend is not None and not trend.empty else 1
+    fig, axes = plt.subplots(1, panels, figsize=(12 if panels == 2 else 7, 4.2), squeeze=False)
+    ax = axes[0][0]
+    required = summary["required"] if "required" in summary else pd.Series(pd.NA, index=summary.index)
+    colors = ["#8a6d00" if r is True else "#f2b807" if r is False else "#d9d9d9"
+              for r in required.astype("object").where(required.notna(), None)]
+    bars = ax.bar(summary["scope"].astype(str), summary["rate_pct"], color=colors)
+    for bar, agreed, n in zip(bars, summary["agreed"], summary["n"]):
+        ax.annotate(f"{agreed}/{n}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
+                    va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
+    n = int(summary["n"].max()) if len(summary) else 0
+    ax.set_ylim(0, 110)
+    ax.set_ylabel("users agreeing (%)")
+    ax.set_title(f"Consent per scope ({n} linked users)")
+    plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
+    from matplotlib.patches import Patch
+
+    ax.legend(handles=[Patch(color="#8a6d00", label="required"), Patch(color="#f2b807", label="optional"),
+                       Patch(color="#d9d9d9", label="nobody agreed")], loc="upper right", fontsize=8)
+    if panels == 2:
+        daily = consent_daily(trend)
+        if scopes is None:
+            optional = summary.loc[required.eq(False).fillna(False).to_numpy(bool), "scope"].astype(str)
+            scopes = [c for c in optional if c in daily.columns][:5]
+        ax2 = axes[0][1]
+        for scope in scopes:
+            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=scope)
+        ax2.set_title("Users agreeing at the end of each day (UTC)")
+        ax2.set_ylabel("users")
+        ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+    fig.tight_layout()
+    return fig

@@ -183,6 +183,65 @@ class Model:
         rows = self.store.all("SELECT * FROM consent_events WHERE seq > ? ORDER BY seq", since)
         return [{**dict(r), "detail": json.loads(r["detail"])} for r in rows]
 
+    def replay_history(self, app_id: str, rows: list[dict]) -> dict:
+        """Apply a consent history (``datasets/users/consent_history.json``: rows ``{user_id, at, type, scopes}``
+        with ``type`` ``linked``, ``scope_consent`` or ``scope_withdraw``, oldest first) as if it had happened
+        at its times: links, consents and consent-event rows with the recorded ``at``. Done once per store (a
+        second call answers the same summary); refused when a row lies after the sandbox clock or a user of the
+        history is linked already. No webhook is sent for the past: the webhook engine's cursor moves past
+        these rows (``events`` area)."""
+        from datetime import datetime
+
+        def unix(text: str) -> int:
+            return int(datetime.fromisoformat(text.replace("Z", "+00:00")).timestamp())
+
+        done = self.store.get_meta(f"identity.history.{app_id}")
+        if done:
+            return done
+        users = sorted({int(r["user_id"]) for r in rows})
+        known = {u["id"] for u in self.sandbox.apps.users()}
+        if set(users) - known:
+            raise api_error(400, -2, f"the history names users the sandbox does not know: {sorted(set(users) - known)}")
+        busy = [u for u in users if self.link_state(app_id, u) in ("linked", "pending")]
+        if busy:
+            raise api_error(400, -2, f"users of the history are linked already: {busy}; reset the sandbox first")
+        times = [unix(r["at"]) for r in rows]
+        if times and max(times) > self.sandbox.clock.unix():
+            raise api_error(400, -2, "the history ends after the sandbox clock; set the clock later first")
+
+        def write(db) -> int:
+            count = 0
+            for row, at in zip(rows, times):
+                uid, kind, scopes = int(row["user_id"]), row["type"], list(row.get("scopes") or [])
+                if kind == "linked":
+                    db.execute("INSERT INTO links VALUES (?, ?, 'linked', ?) ON CONFLICT(app_id, user_id) DO UPDATE"
+                               " SET state = 'linked', linked_at = excluded.linked_at", (app_id, uid, at))
+                    db.execute("INSERT INTO consent_events (app_id, user_id, type, scopes, detail, at)"
+                               " VALUES (?, ?, 'linked', '', '{}', ?)", (app_id, uid, at))
+                    count += 1
+                    kind = "scope_consent"
+                if kind not in ("scope_consent", "scope_withdraw"):
+                    raise api_error(400, -2, f"unknown history row type {row['type']!r}")
+                agreed = int(kind == "scope_consent")
+                for scope in scopes:
+                    db.execute("INSERT INTO consents VALUES (?, ?, ?, ?, ?) ON CONFLICT(app_id, user_id, scope)"
+                               " DO UPDATE SET agreed = excluded.agreed, agreed_at = excluded.agreed_at",
+                               (app_id, uid, scope, agreed, at if agreed else None))
+                db.execute("INSERT INTO consent_events (app_id, user_id, type, scopes, detail, at)"
+                           " VALUES (?, ?, ?, ?, '{}', ?)", (app_id, uid, kind, " ".join(scopes), at))
+                count += 1
+            return count
+
+        count = self.sandbox.model("events").without_webhooks(lambda: self._write_history(write))
+        summary = {"users": len(users), "events": count,
+                   "first": rows[0]["at"] if rows else None, "last": rows[-1]["at"] if rows else None}
+        self.store.set_meta(f"identity.history.{app_id}", summary)
+        return summary
+
+    def _write_history(self, write) -> int:
+        with self.store.tx() as db:
+            return write(db)
+
     # ------------------------------------------------------------------ links and consent
     def link(self, app_id: str, user_id: int, state: str = "linked") -> None:
         now = self.sandbox.clock.unix()

@@ -47,7 +47,9 @@ Body: ``{"user_id": 4100000001, "scopes": ["profile", "friends"]}`` (``email`` m
 ``POST /sandbox/identity/settings`` (``token_rate_limit``, ``token_rate_window``, ``client_secret_required``,
 ``auto_link``), ``POST /sandbox/keys/rotate``, ``POST /sandbox/unlink`` (``user_id``, ``reason``: the user
 disconnects from outside), ``GET /sandbox/identity/events?since=N`` (the consent-event log),
-``GET /sandbox/identity/users`` (demo users' ids, e-mails, nicknames; never passwords).
+``GET /sandbox/identity/users`` (demo users' ids, e-mails, nicknames; never passwords),
+``POST /sandbox/identity/consent-history`` (replays ``datasets/users/consent_history.json`` once: nine demo users
+linked with varied consents over the week before the sandbox's start, no webhooks for that past).
 """
 from __future__ import annotations
 
@@ -650,6 +652,15 @@ async def control_events(request: Request):
     return json_response({"events": sandbox_of(request).model("identity").events(since)})
 
 
+async def control_consent_history(request: Request):
+    sb = sandbox_of(request)
+    body = await read_json(request)
+    app_id = sb.apps.app_id_of(body)
+    path = sb.datasets / "users" / "consent_history.json"
+    rows = json.loads(path.read_text("utf-8"))["events"]
+    return json_response(sb.model("identity").replay_history(app_id, rows))
+
+
 async def control_users(request: Request):
     users = sandbox_of(request).apps.users()
     return json_response({"users": [{"id": u["id"], "email": u["email"], "nickname": u["nickname"]} for u in users]})
@@ -690,6 +701,7 @@ def routes(sandbox):
             Route("/identity/settings", control_settings, methods=["POST"]),
             Route("/identity/events", control_events, methods=["GET"]),
             Route("/identity/users", control_users, methods=["GET"]),
+            Route("/identity/consent-history", control_consent_history, methods=["POST"]),
             Route("/keys/rotate", control_rotate, methods=["POST"]),
             Route("/unlink", control_unlink, methods=["POST"]),
         ],

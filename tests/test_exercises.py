@@ -1,0 +1,209 @@
+"""Every walkthrough has exercises with answers that run, and no test scaffolding shows to a learner.
+
+The exercises: at least two cells tagged ``exercise`` per notebook, each followed at once by its answer, a code cell
+tagged ``solution`` that is collapsed (``"jupyter": {"source_hidden": true}``), not empty, ran (an execution count
+and outputs, no error) and ends in something a learner reads (printed or displayed text, not a bare ``assert``).
+Strict nbval (``pytest notebooks/NN.ipynb``) runs the stored notebooks and compares every output, the answers'
+included; so the answers are not allowed to dodge that comparison (no ``nbval-skip``/``nbval-ignore-output``).
+
+Notebooks still waiting for their exercises are listed in :data:`EXERCISES_PENDING` as strict xfails: when one gets
+its exercises, its xfail turns into a failure ("XPASS(strict)") that asks for its name to be removed here.
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+
+#: notebooks whose exercises are being written; remove a name once its notebook has them
+EXERCISES_PENDING = {
+    "03_story_messenger_channel.ipynb",
+    "04_local_search_and_maps.ipynb",
+    "05_directions.ipynb",
+    "06_whole_city.ipynb",
+}
+
+#: notebooks that still show test scaffolding; remove a name once its notebook is clean
+SCAFFOLDING_PENDING = {
+    "03_story_messenger_channel.ipynb",     # raw tk.sandbox.control(...) calls
+    "04_local_search_and_maps.ipynb",       # raw tk.sandbox.control(...) calls, a printed np.True_
+}
+
+SCAFFOLDING = {
+    "an assert as teaching (say it in a sentence, or move the check to tests/)": re.compile(r"^\s*assert\b", re.M),
+    "matplotlib backend switching": re.compile(r"matplotlib\.use\(|plt\.switch_backend\("),
+    "an nbval marker as a comment (use a cell tag)": re.compile(r"#\s*NBVAL", re.I),
+    "a raw control-API call (use a named helper of tk.sandbox or tk.events)": re.compile(r"\.sandbox\.control\("),
+}
+NUMPY_BOOL = re.compile(r"\bnp\.(True|False)_\b")
+
+
+def _cells(path: Path) -> list[dict]:
+    return json.loads(path.read_text("utf-8"))["cells"]
+
+
+def _tags(cell: dict) -> list[str]:
+    return cell.get("metadata", {}).get("tags", [])
+
+
+def _text(outputs: list[dict]) -> str:
+    chunks = []
+    for out in outputs:
+        chunks.append("".join(out.get("text", "")))
+        for mime in ("text/plain", "text/markdown", "text/html"):
+            chunks.append("".join((out.get("data") or {}).get(mime, "")))
+    return "".join(chunks)
+
+
+def _marks(pending: set[str], reason: str):
+    return [pytest.param(p, id=p.name, marks=pytest.mark.xfail(strict=True, reason=reason))
+            if p.name in pending else pytest.param(p, id=p.name) for p in NOTEBOOKS]
+
+
+def exercise_problems(cells: list[dict]) -> list[str]:
+    """What is wrong with a notebook's exercises (empty: nothing)."""
+    problems = []
+    exercises = [i for i, c in enumerate(cells) if "exercise" in _tags(c)]
+    if len(exercises) < 2:
+        problems.append(f"{len(exercises)} cells tagged 'exercise' (at least 2 wanted)")
+    for i in exercises:
+        where = f"exercise at cell {i}"
+        if "solution" in _tags(cells[i]):
+            problems.append(f"{where}: tagged both 'exercise' and 'solution'")
+        if not "".join(cells[i]["source"]).strip():
+            problems.append(f"{where}: the prompt is empty")
+        if i + 1 >= len(cells) or "solution" not in _tags(cells[i + 1]):
+            problems.append(f"{where}: the next cell is not tagged 'solution'")
+    for j, cell in enumerate(cells):
+        if "solution" not in _tags(cell):
+            continue
+        where = f"solution at cell {j}"
+        if j == 0 or "exercise" not in _tags(cells[j - 1]):
+            problems.append(f"{where}: does not follow a cell tagged 'exercise'")
+        if cell["cell_type"] != "code":
+            problems.append(f"{where}: not a code cell")
+            continue
+        source = "".join(cell["source"])
+        if not source.strip():
+            problems.append(f"{where}: empty")
+        if cell.get("metadata", {}).get("jupyter", {}).get("source_hidden") is not True:
+            problems.append(f"{where}: not collapsed (metadata jupyter.source_hidden true)")
+        if cell.get("execution_count") is None:
+            problems.append(f"{where}: never ran (no execution count); run the notebook again")
+        outputs = cell.get("outputs", [])
+        if any(o.get("output_type") == "error" for o in outputs):
+            problems.append(f"{where}: its stored output is an error")
+        if not _text(outputs).strip():
+            problems.append(f"{where}: shows nothing a learner can read (print the result in a sentence)")
+        if re.search(r"^\s*assert\b", source, flags=re.M):
+            problems.append(f"{where}: checks with assert; print the result in a sentence instead")
+        dodges = {"nbval-skip", "nbval-ignore-output"} & set(_tags(cell))
+        if dodges:
+            problems.append(f"{where}: tagged {sorted(dodges)}, so nbval would not check the answer")
+    return problems
+
+
+def scaffolding_problems(cells: list[dict]) -> list[str]:
+    problems = []
+    for i, cell in enumerate(cells):
+        if cell["cell_type"] != "code":
+            continue
+        source = "".join(cell["source"])
+        problems += [f"cell {i}: {what}" for what, pattern in SCAFFOLDING.items() if pattern.search(source)]
+        if NUMPY_BOOL.search(_text(cell.get("outputs", []))):
+            problems.append(f"cell {i}: prints a numpy bool (np.True_); say it in a sentence")
+    return problems
+
+
+def test_there_are_notebooks():
+    assert len(NOTEBOOKS) >= 7 and EXERCISES_PENDING <= {p.name for p in NOTEBOOKS}
+
+
+@pytest.mark.parametrize("path", _marks(EXERCISES_PENDING, "exercises not written yet"))
+def test_exercises_have_collapsed_answers_that_ran(path):
+    problems = exercise_problems(_cells(path))
+    assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
+
+
+@pytest.mark.parametrize("path", _marks(SCAFFOLDING_PENDING, "scaffolding not removed yet"))
+def test_no_test_scaffolding_shows(path):
+    problems = scaffolding_problems(_cells(path))
+    assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
+
+
+def _code(source: str, *, tags=(), hidden=True, outputs=None, count=1) -> dict:
+    cell = {"cell_type": "code", "source": source, "metadata": {"tags": list(tags)}, "execution_count": count,
+            "outputs": [{"output_type": "stream", "name": "stdout", "text": "The answer is 42.\n"}]
+            if outputs is None else outputs}
+    if hidden:
+        cell["metadata"]["jupyter"] = {"source_hidden": True}
+    return cell
+
+
+def _prompt(text: str = "**Exercise.** Find the answer.") -> dict:
+    return {"cell_type": "markdown", "source": text, "metadata": {"tags": ["exercise"]}}
+
+
+def test_the_check_accepts_well_formed_exercises():
+    cells = [_prompt(), _code("print(f'The answer is {6 * 7}.')", tags=["solution"]),
+             _prompt(), _code("print('yes')", tags=["solution"])]
+    assert exercise_problems(cells) == []
+
+
+@pytest.mark.parametrize("broken,expected", [
+    (lambda c: c[1]["metadata"].pop("jupyter"), "not collapsed"),
+    (lambda c: c[1].update(source="  "), "empty"),
+    (lambda c: c[1].update(outputs=[]), "shows nothing"),
+    (lambda c: c[1].update(execution_count=None), "never ran"),
+    (lambda c: c[1].update(outputs=[{"output_type": "error", "ename": "E", "evalue": "", "traceback": []}]),
+     "is an error"),
+    (lambda c: c[1].update(source="assert 6 * 7 == 42\nprint('ok')"), "checks with assert"),
+    (lambda c: c[1]["metadata"]["tags"].append("nbval-ignore-output"), "nbval would not check"),
+    (lambda c: c.pop(1), "next cell is not tagged 'solution'"),
+    (lambda c: c.pop(2), "does not follow a cell tagged 'exercise'"),
+    (lambda c: c.__delitem__(slice(2, 4)), "1 cells tagged 'exercise'"),
+])
+def test_the_check_names_what_is_wrong(broken, expected):
+    cells = [_prompt(), _code("print('The answer is 42.')", tags=["solution"]),
+             _prompt(), _code("print('yes')", tags=["solution"])]
+    broken(cells)
+    problems = exercise_problems(cells)
+    assert any(expected in p for p in problems), problems
+
+
+def test_the_scaffolding_check_finds_each_kind():
+    cells = [_code("import matplotlib\nmatplotlib.use('Agg')"), _code("assert x == 1"), _code("# NBVAL_IGNORE_OUTPUT\nx"),
+             _code("tk.sandbox.control('POST', '/sandbox/clock', json={})"),
+             _code("x == y", outputs=[{"output_type": "execute_result", "data": {"text/plain": "np.True_"}}]),
+             _code("print('fine')")]
+    problems = scaffolding_problems(cells)
+    assert [p.split(":")[0] for p in problems] == ["cell 0", "cell 1", "cell 2", "cell 3", "cell 4"]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_stored_errors_name_no_path_of_the_machine(path):
+    """A cell tagged ``raises-exception`` stores a traceback; notebooks/tidy_tracebacks.py makes its paths
+    relative to the repository after a run."""
+    for i, cell in enumerate(_cells(path)):
+        errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
+        if errors:
+            assert "raises-exception" in _tags(cell), f"{path.name} cell {i}: an error in a cell not tagged so"
+        for out in errors:
+            plain = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(out["traceback"]))
+            assert not re.search(r"File /", plain), f"{path.name} cell {i}: run notebooks/tidy_tracebacks.py"
+
+
+def test_tidy_makes_paths_relative():
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tidy", NOTEBOOKS[0].parent / "tidy_tracebacks.py")
+    tidy = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tidy)
+    line = "\x1b[36mFile \x1b[39m\x1b[32m/somewhere/else/repo/toolkit/area.py:60\x1b[39m, in wrapper"
+    assert tidy.tidy(line) == "\x1b[36mFile \x1b[39m\x1b[32mtoolkit/area.py:60\x1b[39m, in wrapper"
+    assert tidy.tidy(f"File {tidy.ROOT}/toolkit/x.py:1") == "File toolkit/x.py:1"
+    assert tidy.tidy("File /usr/lib/python3/site-packages/httpx/_client.py:2") == "File site-packages/httpx/_client.py:2"
