@@ -185,25 +185,38 @@ def test_the_scaffolding_check_finds_each_kind():
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
-def test_stored_errors_name_no_path_of_the_machine(path):
-    """A cell tagged ``raises-exception`` stores a traceback; notebooks/tidy_tracebacks.py makes its paths
-    relative to the repository after a run."""
+def test_stored_errors_are_short_and_name_no_path_of_the_machine(path):
+    """A cell tagged ``raises-exception`` stores the error as a learner sees it: the toolkit's message and where
+    the toolkit raised it (relative to the package), not a traceback through the toolkit's internals."""
     for i, cell in enumerate(_cells(path)):
         errors = [o for o in cell.get("outputs", []) if o.get("output_type") == "error"]
         if errors:
             assert "raises-exception" in _tags(cell), f"{path.name} cell {i}: an error in a cell not tagged so"
         for out in errors:
             plain = re.sub(r"\x1b\[[0-9;]*m", "", "\n".join(out["traceback"]))
-            assert not re.search(r"File /", plain), f"{path.name} cell {i}: run notebooks/tidy_tracebacks.py"
+            assert not re.search(r"(^|\s)/\w", plain), f"{path.name} cell {i}: a machine path in {plain!r}"
+            assert len(out["traceback"]) <= 2, f"{path.name} cell {i}: a long traceback was stored"
+            assert plain.endswith(f"{out['ename']}: {out['evalue']}")
 
 
-def test_tidy_makes_paths_relative():
-    import importlib.util
+def test_toolkit_errors_render_short_in_ipython():
+    from IPython.core.interactiveshell import InteractiveShell
 
-    spec = importlib.util.spec_from_file_location("tidy", NOTEBOOKS[0].parent / "tidy_tracebacks.py")
-    tidy = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(tidy)
-    line = "\x1b[36mFile \x1b[39m\x1b[32m/somewhere/else/repo/toolkit/area.py:60\x1b[39m, in wrapper"
-    assert tidy.tidy(line) == "\x1b[36mFile \x1b[39m\x1b[32mtoolkit/area.py:60\x1b[39m, in wrapper"
-    assert tidy.tidy(f"File {tidy.ROOT}/toolkit/x.py:1") == "File toolkit/x.py:1"
-    assert tidy.tidy("File /usr/lib/python3/site-packages/httpx/_client.py:2") == "File site-packages/httpx/_client.py:2"
+    import toolkit.errors as errors
+    from toolkit.utility import _lang
+
+    shell = InteractiveShell.instance()
+    try:
+        _lang("xx")
+    except errors.ToolkitError as err:
+        caught = err
+    lines = caught._render_traceback_()
+    assert lines[0].startswith("raised in toolkit/utility.py:") and "(_lang)" in lines[0]
+    assert lines[-1] == f"\x1b[31m{type(caught).__name__}\x1b[39m: {caught}"
+    errors.SHOW_INTERNALS = True
+    try:
+        full = "\n".join(caught._render_traceback_())
+    finally:
+        errors.SHOW_INTERNALS = False
+    assert "Traceback" in re.sub(r"\x1b\[[0-9;]*m", "", full) and len(full) > len("\n".join(lines))
+    assert shell is InteractiveShell.instance()

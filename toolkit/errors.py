@@ -86,8 +86,45 @@ def _auth_from_headers(headers: Mapping[str, str] | None) -> str | None:
         return "app_key"
     return None
 
+# Set to True to see the toolkit's own frames when one of its errors reaches a notebook.
+SHOW_INTERNALS = False
+_PACKAGE_DIR = __file__.rsplit("/", 1)[0].rsplit("/", 1)[0] + "/"
+
+
 class ToolkitError(Exception):
-    """Base of every error raised by the toolkit."""
+    """Base of every error raised by the toolkit.
+
+    In IPython and Jupyter a toolkit error shows as its message and the place in the toolkit that raised it,
+    not as a traceback through the toolkit's internals (which tell a learner nothing about the fix); set
+    ``toolkit.errors.SHOW_INTERNALS = True`` to see the whole traceback.
+
+    >>> err = ParameterError("size", "must be 1 to 30", 99)
+    >>> err._render_traceback_()[-1]
+    '\x1b[31mParameterError\x1b[39m: size=99: must be 1 to 30'
+    """
+
+    def _render_traceback_(self) -> list[str]:
+        """IPython's hook: the lines shown in place of a traceback (IPython calls it when it exists)."""
+        import traceback
+
+        if SHOW_INTERNALS:
+            try:
+                from IPython import get_ipython
+
+                return get_ipython().InteractiveTB.structured_traceback(type(self), self, self.__traceback__)
+            except Exception:  # no IPython shell: the plain traceback
+                return traceback.format_exception(self)
+
+        lines = []
+        frames = traceback.extract_tb(self.__traceback__) if self.__traceback__ else []
+        inside = [f for f in frames if f.filename.startswith(_PACKAGE_DIR)]
+        if inside:
+            where = inside[-1]
+            rel = where.filename[len(_PACKAGE_DIR):]
+            lines.append(f"raised in {rel}:{where.lineno} ({where.name}); "
+                         "toolkit.errors.SHOW_INTERNALS = True shows the whole traceback")
+        lines.append(f"\x1b[31m{type(self).__name__}\x1b[39m: {self}")
+        return lines
 
 
 class ConfigurationError(ToolkitError):
