@@ -10,7 +10,7 @@ ways; the rest carry one known problem each (see ``KINDS`` and datasets/README.m
 * ``spaces``: extra, leading and trailing spaces;
 * ``lot``: the old land-lot (지번) address instead of the road address;
 * ``no_district``: the district left out (one of these road addresses exists in two districts);
-* ``no_sub_number``: a land-lot address without its sub-number (``전포동 341`` for ``전포동 341-17``);
+* ``no_sub_number``: a land-lot address without its sub-number (``부산진구 전포동 341`` for ``… 341-17``);
 * ``typo``: one syllable of the road name mistyped;
 * ``duplicate``: a row repeated (same customer id);
 * ``blank``: no address at all;
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[1]
 SOURCE = ROOT / "local" / "addresses.csv.gz"
 TARGET = ROOT / "samples" / "customers_busan.csv"
 SEED = 20261120
-PER_DISTRICT = 6
+BASE_ROWS = 90                                   # shared among the 16 districts by their number of addresses
 #: how many base rows get each problem (the rest stay clean)
 KINDS = {"spaces": 8, "lot": 10, "no_district": 6, "no_sub_number": 4, "typo": 4}
 DUPLICATES = 6
@@ -45,8 +45,9 @@ def read_addresses() -> list[dict]:
 
 
 def base_rows(rows: list[dict], rng: random.Random) -> list[dict]:
-    """PER_DISTRICT addresses per district whose road and land-lot addresses are each unique in the data,
-    with a sub-numbered lot (so that leaving the sub-number out is a real problem)."""
+    """BASE_ROWS addresses whose road and land-lot addresses are each unique in the data, with a sub-numbered
+    lot (so that leaving the sub-number out is a real problem); each district gets a share proportional to its
+    number of addresses (largest remainders, at least 2)."""
     road_count: dict[str, int] = {}
     lot_count: dict[str, int] = {}
     for r in rows:
@@ -55,12 +56,17 @@ def base_rows(rows: list[dict], rng: random.Random) -> list[dict]:
     by_district: dict[str, list[dict]] = {}
     for r in rows:
         if (road_count[r["road_address_name"]] == 1 and lot_count[r["address_name"]] == 1 and r["sub_address_no"]
-                and r["mountain_yn"] == "N" and not r["region_4depth_name"]):
+                and r["mountain_yn"] == "N"):
             by_district.setdefault(r["b_code"][:5], []).append(r)
+    sizes = {code: sum(1 for r in rows if r["b_code"].startswith(code)) for code in by_district}
+    exact = {code: BASE_ROWS * n / sum(sizes.values()) for code, n in sizes.items()}
+    share = {code: max(2, int(v)) for code, v in exact.items()}
+    for code in sorted(exact, key=lambda c: (int(exact[c]) - exact[c], c))[:BASE_ROWS - sum(share.values())]:
+        share[code] += 1
     picked = []
     for code in sorted(by_district):
         candidates = sorted(by_district[code], key=lambda r: (r["road_address_name"], r["address_name"]))
-        picked += rng.sample(candidates, PER_DISTRICT)
+        picked += rng.sample(candidates, share[code])
     return picked
 
 
@@ -95,7 +101,7 @@ def messy(kind: str, r: dict, i: int) -> str:
     if kind == "no_district":
         return f"{road} {number}"
     if kind == "no_sub_number":
-        return f"{district} {r['region_3depth_name']} {r['main_address_no']}"
+        return r["address_name"].removeprefix("부산광역시 ").rsplit("-", 1)[0]
     if kind == "typo":
         for wrong, typed in TYPO.items():
             if wrong in road:
