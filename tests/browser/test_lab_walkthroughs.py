@@ -7,7 +7,7 @@ then, once the kernel is idle:
   ``Glyph … missing`` warning;
 * 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
 * every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, tiles loaded from the sandbox
-  (``/sandbox/tiles/``) and layers drawn; 04 and 05 have at least one map each.
+  (``/sandbox/tiles/``) and layers drawn; each spatial walkthrough draws exactly the maps it shows (``MAPS``).
 
 Screenshots go to tests/browser/screenshots/ (gitignored). Bounded in time: the lab starts once per module and
 each notebook has its own deadline.
@@ -15,6 +15,7 @@ each notebook has its own deadline.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -28,9 +29,9 @@ pytest.importorskip("jupyterlab")
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"
-WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-MAP_NOTEBOOKS = ("04", "05")
-RUN_TIMEOUT = {"04": 420, "05": 420}          # seconds per notebook (Run All); others 180
+WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb") if re.fullmatch(r"\d\d[a-z]?_\w+", p.stem))
+MAPS = {"04a": 3, "04b": 2, "05": 5}          # maps each spatial walkthrough draws (the others draw none)
+RUN_TIMEOUT = {"04a": 300, "04b": 420, "05": 420}   # seconds per notebook (Run All); others 180
 LOOPBACK = ("127.0.0.1", "localhost")
 
 
@@ -101,8 +102,13 @@ MAP_CHECK = """() => {
 }"""
 
 
+def _lesson(name: str) -> str:
+    """The lesson's number, as in its file name: ``03a``, ``05``."""
+    return name.split("_")[0]
+
+
 def _open(page, lab, name: str):
-    page.goto(f"{lab.url}/lab/workspaces/t{name[:2]}/tree/{name}.ipynb?reset&token={lab.token}")
+    page.goto(f"{lab.url}/lab/workspaces/t{_lesson(name)}/tree/{name}.ipynb?reset&token={lab.token}")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
                            "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=90000)
     page.wait_for_function(f"({STATE})() && ({STATE})().kernel === 'idle'", timeout=90000)
@@ -203,7 +209,7 @@ def test_walkthrough_runs_in_jupyterlab(lab_page, lab, name):
 
 def _check_walkthrough(page, lab, name: str, started: float) -> None:
     assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog opened with the notebook"
-    state = _run_all(page, name, RUN_TIMEOUT.get(name[:2], 180))
+    state = _run_all(page, name, RUN_TIMEOUT.get(_lesson(name), 180))
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     problems = _problems(state)
     assert not problems, f"{name}: " + "; ".join(problems)
@@ -213,7 +219,7 @@ def _check_walkthrough(page, lab, name: str, started: float) -> None:
     if name.startswith("01"):
         _check_widgets(page, name)
     maps = _check_maps(page, lab, name)
-    if name[:2] in MAP_NOTEBOOKS:
-        assert maps, f"{name}: no map drawn (every spatial walkthrough shows at least one)"
+    assert len(maps) == MAPS.get(_lesson(name), 0), \
+        f"{name}: {len(maps)} maps drawn, {MAPS.get(_lesson(name), 0)} expected"
     print(f"{name}: {len(state['cells'])} code cells, {len(maps)} maps, {len(page.aborted)} non-loopback "
           f"requests aborted, {time.monotonic() - started:.1f} s")
