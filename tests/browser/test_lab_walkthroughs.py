@@ -4,7 +4,7 @@ non-loopback request aborted, outputs cleared, Run All through the lab's own com
 then, once the kernel is idle:
 
 * no kernel-selection dialog and no news toast appeared; every code cell ran; no error output; no
-  ``Glyph … missing`` warning;
+  ``Glyph … missing`` warning; the exercise answers (cells tagged ``solution``) ran and stay folded;
 * 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
 * every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, tiles loaded from the sandbox
   (``/sandbox/tiles/``) and layers drawn; each spatial walkthrough draws exactly the maps it shows (``MAPS``).
@@ -89,6 +89,10 @@ STATE = """() => {
             w => w.model.type === 'code' && w.promptNode && w.promptNode.textContent.includes('*')),
           cells};
 }"""
+
+SOLUTIONS = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))
+  .map(w => ({hidden: w.inputHidden, ran: w.model.executionCount !== null}))"""
 
 MAP_CHECK = """() => {
   const tiles = [...document.querySelectorAll('img.leaflet-tile')];
@@ -216,10 +220,12 @@ def _check_walkthrough(page, lab, name: str, started: float) -> None:
     assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog is open"
     toasts = page.locator(".jp-toast-message, .Toastify__toast").all_inner_texts()
     assert not [t for t in toasts if "news" in t.lower() or "update" in t.lower()], toasts
+    solutions = page.evaluate(SOLUTIONS)
+    assert all(s["hidden"] and s["ran"] for s in solutions), f"{name}: a solution is shown open or did not run"
     if name.startswith("01"):
         _check_widgets(page, name)
     maps = _check_maps(page, lab, name)
     assert len(maps) == MAPS.get(_lesson(name), 0), \
         f"{name}: {len(maps)} maps drawn, {MAPS.get(_lesson(name), 0)} expected"
-    print(f"{name}: {len(state['cells'])} code cells, {len(maps)} maps, {len(page.aborted)} non-loopback "
+    print(f"{name}: {len(state['cells'])} code cells, {len(solutions)} folded solutions, {len(maps)} maps, {len(page.aborted)} non-loopback "
           f"requests aborted, {time.monotonic() - started:.1f} s")
