@@ -5,9 +5,6 @@ tagged ``solution`` that is collapsed (``"jupyter": {"source_hidden": true}``), 
 and outputs, no error) and ends in something a learner reads (printed or displayed text, not a bare ``assert``).
 Strict nbval (``pytest notebooks/NN.ipynb``) runs the stored notebooks and compares every output, the answers'
 included; so the answers are not allowed to dodge that comparison (no ``nbval-skip``/``nbval-ignore-output``).
-
-Notebooks still waiting for their exercises are listed in :data:`EXERCISES_PENDING` as strict xfails: when one gets
-its exercises, its xfail turns into a failure ("XPASS(strict)") that asks for its name to be removed here.
 """
 from __future__ import annotations
 
@@ -18,20 +15,6 @@ from pathlib import Path
 import pytest
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-
-#: notebooks whose exercises are being written; remove a name once its notebook has them
-EXERCISES_PENDING = {
-    "03_story_messenger_channel.ipynb",
-    "04_local_search_and_maps.ipynb",
-    "05_directions.ipynb",
-    "06_whole_city.ipynb",
-}
-
-#: notebooks that still show test scaffolding; remove a name once its notebook is clean
-SCAFFOLDING_PENDING = {
-    "03_story_messenger_channel.ipynb",     # raw tk.sandbox.control(...) calls
-    "04_local_search_and_maps.ipynb",       # raw tk.sandbox.control(...) calls, a printed np.True_
-}
 
 SCAFFOLDING = {
     "an assert as teaching (say it in a sentence, or move the check to tests/)": re.compile(r"^\s*assert\b", re.M),
@@ -57,11 +40,6 @@ def _text(outputs: list[dict]) -> str:
         for mime in ("text/plain", "text/markdown", "text/html"):
             chunks.append("".join((out.get("data") or {}).get(mime, "")))
     return "".join(chunks)
-
-
-def _marks(pending: set[str], reason: str):
-    return [pytest.param(p, id=p.name, marks=pytest.mark.xfail(strict=True, reason=reason))
-            if p.name in pending else pytest.param(p, id=p.name) for p in NOTEBOOKS]
 
 
 def exercise_problems(cells: list[dict]) -> list[str]:
@@ -120,16 +98,16 @@ def scaffolding_problems(cells: list[dict]) -> list[str]:
 
 
 def test_there_are_notebooks():
-    assert len(NOTEBOOKS) >= 7 and EXERCISES_PENDING <= {p.name for p in NOTEBOOKS}
+    assert len(NOTEBOOKS) >= 9
 
 
-@pytest.mark.parametrize("path", _marks(EXERCISES_PENDING, "exercises not written yet"))
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_exercises_have_collapsed_answers_that_ran(path):
     problems = exercise_problems(_cells(path))
     assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
 
 
-@pytest.mark.parametrize("path", _marks(SCAFFOLDING_PENDING, "scaffolding not removed yet"))
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_no_test_scaffolding_shows(path):
     problems = scaffolding_problems(_cells(path))
     assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)

@@ -393,6 +393,50 @@ class SandboxHandle:
         (:func:`toolkit.reports.consent_events_frame`)."""
         return self._call("GET", "/sandbox/identity/events", params={"since": int(since)})["events"]
 
+    # -- the platform's other users and its own data, for the walkthroughs (named instead of control paths)
+    def comment_on_story(self, story_id: str, user_id: int, text: str) -> dict:
+        """Act as another demo user (a friend) who comments on a story; returns the story as the service has it.
+
+        >>> tk.sandbox.comment_on_story(story_id, 4100000002, "대단해요!")   # doctest: +SKIP
+        """
+        return self._call("POST", f"/sandbox/social/stories/{story_id}/comments",
+                          json={"user_id": int(user_id), "text": str(text)})
+
+    def like_story(self, story_id: str, user_id: int, emotion: str = "LIKE") -> dict:
+        """Act as another demo user who reacts to a story (``LIKE``, ``COOL``, ``FUN``, ``SAD``, ``CHEER_UP``).
+
+        >>> tk.sandbox.like_story(story_id, 4100000003, "CHEER_UP")   # doctest: +SKIP
+        """
+        return self._call("POST", f"/sandbox/social/stories/{story_id}/likes",
+                          json={"user_id": int(user_id), "emotion": emotion})
+
+    def set_message_limit(self, per_sender_per_day: int | None) -> int:
+        """Set the daily number of messages one sender may send (None restores the default); beyond it a send
+        answers -532. Returns the limit now in force.
+
+        >>> tk.sandbox.set_message_limit(4)   # doctest: +SKIP
+        """
+        body = self._call("POST", "/sandbox/social/limits", json={"daily_messages_per_sender": per_sender_per_day})
+        return body["daily_messages_per_sender"]
+
+    def customer_file_users(self, file_id: int) -> list[dict]:
+        """What a channel customer file stores, one dict per user (``user_type``, ``id``, ``field``): the
+        service has no endpoint that reads a file's users back.
+
+        >>> tk.sandbox.customer_file_users(1)   # doctest: +SKIP
+        """
+        return self._call("GET", "/sandbox/social/channels/file_users", params={"file_id": int(file_id)})
+
+    def region_polygons(self, level: str | None = "emd") -> dict:
+        """The legal-region polygons of the sandbox's world as a GeoJSON FeatureCollection (``level``:
+        ``sigungu`` districts, ``emd`` dongs, ``ri``, ``sido``; None: all), for choropleth maps. Against the
+        real service, bring your own polygons.
+
+        >>> tk.sandbox.region_polygons("sigungu")   # doctest: +SKIP
+        """
+        params = {} if level is None else {"level": level}
+        return self._call("GET", "/sandbox/local/regions.geojson", params=params)
+
     def reset(self) -> "SandboxHandle":
         """Throw the sandbox's state away and start again from its seed (same base URL, about 20 ms): the
         state a fresh ``toolkit.connect()`` had. Every token and client state of the old sandbox is void.

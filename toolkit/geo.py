@@ -7,7 +7,7 @@ geopandas is an optional dependency (``pip install -e ".[geo]"``), imported only
 * a route frame with ``vertexes`` (``Directions.roads``) → one LineString per road; a
   :class:`~toolkit.navi.Directions` → one LineString per route (its ``geojson()``);
 * a GeoJSON FeatureCollection (a dict), e.g. the region polygons of the sandbox's control API
-  (``tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})``) → its features.
+  (``tk.sandbox.region_polygons("emd")``) → its features.
 
 >>> gdf = to_geodataframe(tk.local.category("CE7", x=129.0592, y=35.1579, radius=500))   # doctest: +SKIP
 >>> gdf.to_parquet("cafes.parquet"); gdf.to_file("cafes.geojson", driver="GeoJSON")     # doctest: +SKIP

@@ -7,7 +7,7 @@ own tiles when the toolkit is bound to the sandbox, on OpenStreetMap against the
 >>> m = places_map(tk.local.category("PM9", x=129.059, y=35.158, radius=500), center=(129.059, 35.158),
 ...                radius=500)                                          # doctest: +SKIP
 >>> m.save("pharmacies.html")                                           # doctest: +SKIP
->>> gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})  # doctest: +SKIP
+>>> gj = tk.sandbox.region_polygons("emd")  # doctest: +SKIP
 >>> choropleth_map(counts_by_region(tk.local.regions_of(df)), gj)       # doctest: +SKIP
 
 The region polygons of a choropleth come from the caller (any GeoJSON FeatureCollection whose features carry
@@ -180,7 +180,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
     The drawn FeatureCollection is ``m.choropleth_data`` (its features are counted in tests). ``tiles``: as
     in :func:`places_map`.
 
-    >>> gj = tk.sandbox.control("GET", "/sandbox/local/regions.geojson", params={"level": "emd"})  # doctest: +SKIP
+    >>> gj = tk.sandbox.region_polygons("emd")  # doctest: +SKIP
     >>> choropleth_map(counts_by_region(tk.local.regions_of(cafes)), gj, places=cafes)         # doctest: +SKIP
     """
     import folium

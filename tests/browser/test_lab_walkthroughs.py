@@ -5,10 +5,10 @@ then, once the kernel is idle:
 
 * no kernel-selection dialog and no news toast appeared; every code cell ran; no error output (but in a cell
   tagged ``raises-exception``, which shows an error on purpose and does not stop Run All); no
-  ``Glyph … missing`` warning;
+  ``Glyph … missing`` warning; the exercise answers (cells tagged ``solution``) ran and stay folded;
 * 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
 * every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, tiles loaded from the sandbox
-  (``/sandbox/tiles/``) and layers drawn; 04 and 05 have at least one map each.
+  (``/sandbox/tiles/``) and layers drawn; each spatial walkthrough draws exactly the maps it shows (``MAPS``).
 
 Screenshots go to tests/browser/screenshots/ (gitignored). Bounded in time: the lab starts once per module and
 each notebook has its own deadline.
@@ -16,6 +16,7 @@ each notebook has its own deadline.
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
@@ -29,9 +30,9 @@ pytest.importorskip("jupyterlab")
 
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"
-WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-MAP_NOTEBOOKS = ("04", "05")
-RUN_TIMEOUT = {"04": 420, "05": 420}          # seconds per notebook (Run All); others 180
+WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb") if re.fullmatch(r"\d\d[a-z]?_\w+", p.stem))
+MAPS = {"04a": 3, "04b": 2, "05": 5}          # maps each spatial walkthrough draws (the others draw none)
+RUN_TIMEOUT = {"04a": 300, "04b": 420, "05": 420}   # seconds per notebook (Run All); others 180
 LOOPBACK = ("127.0.0.1", "localhost")
 
 
@@ -90,6 +91,10 @@ STATE = """() => {
           cells};
 }"""
 
+SOLUTIONS = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))
+  .map(w => ({hidden: w.inputHidden, ran: w.model.executionCount !== null}))"""
+
 MAP_CHECK = """() => {
   const tiles = [...document.querySelectorAll('img.leaflet-tile')];
   return {
@@ -102,8 +107,13 @@ MAP_CHECK = """() => {
 }"""
 
 
+def _lesson(name: str) -> str:
+    """The lesson's number, as in its file name: ``03a``, ``05``."""
+    return name.split("_")[0]
+
+
 def _open(page, lab, name: str):
-    page.goto(f"{lab.url}/lab/workspaces/t{name[:2]}/tree/{name}.ipynb?reset&token={lab.token}")
+    page.goto(f"{lab.url}/lab/workspaces/t{_lesson(name)}/tree/{name}.ipynb?reset&token={lab.token}")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
                            "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=90000)
     page.wait_for_function(f"({STATE})() && ({STATE})().kernel === 'idle'", timeout=90000)
@@ -205,17 +215,19 @@ def test_walkthrough_runs_in_jupyterlab(lab_page, lab, name):
 
 def _check_walkthrough(page, lab, name: str, started: float) -> None:
     assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog opened with the notebook"
-    state = _run_all(page, name, RUN_TIMEOUT.get(name[:2], 180))
+    state = _run_all(page, name, RUN_TIMEOUT.get(_lesson(name), 180))
     page.screenshot(path=str(SHOTS / f"{name}.png"))
     problems = _problems(state)
     assert not problems, f"{name}: " + "; ".join(problems)
     assert page.locator(".jp-Dialog").count() == 0, f"{name}: a dialog is open"
     toasts = page.locator(".jp-toast-message, .Toastify__toast").all_inner_texts()
     assert not [t for t in toasts if "news" in t.lower() or "update" in t.lower()], toasts
+    solutions = page.evaluate(SOLUTIONS)
+    assert all(s["hidden"] and s["ran"] for s in solutions), f"{name}: a solution is shown open or did not run"
     if name.startswith("01"):
         _check_widgets(page, name)
     maps = _check_maps(page, lab, name)
-    if name[:2] in MAP_NOTEBOOKS:
-        assert maps, f"{name}: no map drawn (every spatial walkthrough shows at least one)"
-    print(f"{name}: {len(state['cells'])} code cells, {len(maps)} maps, {len(page.aborted)} non-loopback "
+    assert len(maps) == MAPS.get(_lesson(name), 0), \
+        f"{name}: {len(maps)} maps drawn, {MAPS.get(_lesson(name), 0)} expected"
+    print(f"{name}: {len(state['cells'])} code cells, {len(solutions)} folded solutions, {len(maps)} maps, {len(page.aborted)} non-loopback "
           f"requests aborted, {time.monotonic() - started:.1f} s")
