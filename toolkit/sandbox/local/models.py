@@ -129,20 +129,44 @@ def _freeze() -> None:
     gc.freeze()
 
 
-class _Documents(Sequence):
-    """The documents of a place search, made only for the rows read: a query may match thousands of places, but
-    at most 45 are ever shown (``len`` is the total count)."""
+class _Ranked(Sequence):
+    """The documents of a place search in their order, made only for the rows read: a query may match thousands
+    of places, but at most 45 are ever shown (``len`` is the total count). ``keys`` (most significant first)
+    order the rows; None keeps row order. Reading the first ``k`` documents orders only the rows that can be
+    among them."""
 
-    def __init__(self, rows, make):
-        self.rows, self.make = rows, make
+    def __init__(self, rows, keys, make):
+        self.rows, self.keys, self.make = rows, keys, make
+        self._order, self._known = None, -1        # positions in rows, in order; how many are known (-1: none)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return int(self.rows.size)
+
+    def _first(self, k: int):
+        import numpy as np
+
+        n = len(self)
+        k = n if k is None or k >= n else k
+        if k > self._known and self.keys is None:
+            self._order, self._known = np.arange(n), n
+        elif k > self._known:
+            from .placeindex import top_order
+
+            self._order = top_order(self.keys, 0 if k == n else k)
+            self._known = self._order.size
+        return self._order[:k]
 
     def __getitem__(self, k):
         if isinstance(k, slice):
-            return [self.make(i) for i in self.rows[k]]
-        return self.make(self.rows[k])
+            start, stop, step = k.indices(len(self))
+            order = self._first(stop if step > 0 else None)
+            return [self.make(int(j)) for j in order[start:stop:step]] if step > 0 else \
+                [self.make(int(j)) for j in self._first(None)[k]]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.make(int(self._first(k + 1)[k]))
 
 
 class World:
@@ -261,27 +285,48 @@ class World:
             self.places = cols
             _freeze()
 
+    @property
+    def place_index(self):
+        """The keyword index of the places (:class:`.placeindex.PlaceIndex`), built on first use (~0.2 s)."""
+        with self._lock:
+            if "_place_index" not in self.__dict__:
+                from .placeindex import PlaceIndex
+
+                self.__dict__["_place_index"] = PlaceIndex(self.places["_text"], self.places["_name"])
+            return self.__dict__["_place_index"]
+
+    @property
+    def place_arrays(self) -> dict:
+        """The columns the place filters and orders read, as arrays: x, y, b_code, h_code, category group and
+        each row's rank in id order."""
+        with self._lock:
+            if "_place_arrays" not in self.__dict__:
+                import numpy as np
+
+                P = self.places
+                ids = P["id"]
+                id_rank = np.empty(self.size, dtype=np.int64)
+                id_rank[sorted(range(self.size), key=ids.__getitem__)] = np.arange(self.size)
+                self.__dict__["_place_arrays"] = {
+                    "x": np.asarray(P["_x"], dtype=np.float64), "y": np.asarray(P["_y"], dtype=np.float64),
+                    "b_code": np.asarray(P["b_code"], dtype=str), "h_code": np.asarray(P["h_code"], dtype=str),
+                    "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank}
+            return self.__dict__["_place_arrays"]
+
+    def category_rows(self, group: str):
+        """Ascending row numbers of one category group's places (kept per group)."""
+        import numpy as np
+
+        cache = self.__dict__.setdefault("_category_rows", {})
+        if group not in cache:
+            cache[group] = np.flatnonzero(self.place_arrays["group"] == group)
+        return cache[group]
+
     # ------------------------------------------------------------------ geometry
-    def places_with(self, needles: list[str]):
-        """Row numbers (in id order) of the places whose search text holds every needle. A character index
-        narrows the candidates to the places holding every character of the needles; a substring test confirms
-        them (a full scan of every place per keyword query was the sandbox's slowest path). The index is built
-        one character at a time, the first time a query uses it (one pass over the texts, about 10 ms), so the
-        first keyword answer after start-up does not wait for an index of every character."""
-        text = self.places["_text"]
-        chars = {ch for n in needles for ch in n}
-        if not chars:
-            return range(self.size)
-        index = self.__dict__.setdefault("_char_index", {})
-        postings = []
-        for ch in chars:
-            rows = index.get(ch)
-            if rows is None:
-                rows = index[ch] = [i for i, t in enumerate(text) if ch in t]
-            postings.append(rows)
-        postings.sort(key=len)
-        candidates = set(postings[0]).intersection(*postings[1:])
-        return [i for i in sorted(candidates) if all(n in text[i] for n in needles)]
+    def places_with(self, needles: list[str]) -> list[int]:
+        """Row numbers (in row order, which is id order) of the places whose search text holds every needle
+        (:meth:`.placeindex.PlaceIndex.rows_with`)."""
+        return self.place_index.rows_with(needles).tolist()
 
     def in_city_bbox(self, x, y) -> bool:
         return self.bbox[0] <= x <= self.bbox[2] and self.bbox[1] <= y <= self.bbox[3]
@@ -611,57 +656,60 @@ class Model:
                       sort="accuracy") -> tuple[list[dict], dict | None]:
         """Keyword (``query``) or category search. ``distance`` is in a keyword document only when a centre
         was sent (location §4.5 "only when x and y were sent"); a category document always has it, an
-        empty string without a centre (§4.6)."""
+        empty string without a centre (§4.6). Every step is an array operation over the matching rows
+        (:mod:`.placeindex`); the order is computed for the rows a page can show."""
+        import numpy as np
+
+        from .placeindex import haversine_many
+
         w = self.world()
-        P = w.places
-        ids, px, py = P["id"], P["_x"], P["_y"]
+        P, A = w.places, w.place_arrays
+        ids = P["id"]
         same_name = None
-        rows = range(w.size)
+        rows = None
         needles: list[str] = []
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
-            rows = w.places_with(needles)
+            rows = w.place_index.rows_with(needles)
             if prefix:
-                codes = P["h_code"] if prefix.startswith("H") else P["b_code"]
-                want = prefix.lstrip("H")
-                rows = [i for i in rows if codes[i].startswith(want)]
+                codes = A["h_code"] if prefix.startswith("H") else A["b_code"]
+                rows = rows[np.char.startswith(codes[rows], prefix.lstrip("H"))]
         if category:
-            groups = P["category_group_code"]
-            rows = [i for i in rows if groups[i] == category]
+            in_group = w.category_rows(category)
+            rows = in_group if rows is None else rows[np.isin(rows, in_group, assume_unique=True)]
+        if rows is None:
+            rows = np.arange(w.size)
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            rows = [i for i in rows if lx <= px[i] <= hx and ly <= py[i] <= hy]
-        dist = {}
+            px, py = A["x"][rows], A["y"][rows]
+            rows = rows[(lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)]
+        dist = None
         if x is not None:
-            for i in rows:
-                dist[i] = haversine(x, y, px[i], py[i])
+            dist = haversine_many(x, y, A["x"][rows], A["y"][rows])
             if radius is not None:
-                rows = [i for i in rows if dist[i] <= radius]
-        if sort == "distance" or (dist and not needles):
-            rows = sorted(rows, key=lambda i: (dist[i], ids[i]))
+                keep = dist <= radius
+                rows, dist = rows[keep], dist[keep]
+        if sort == "distance" or (dist is not None and dist.size and not needles):
+            keys = [dist, A["id_rank"][rows]]
         elif needles:
-            whole = "".join(needles)
-            pname = P["_name"]
+            rank = w.place_index.name_rank(rows, "".join(needles))
+            keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
+        else:
+            keys = None                                      # row order
+        fields = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                  "address_name", "road_address_name", "x", "y")
 
-            def rank(i):
-                name = pname[i]
-                r = 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
-                return (r, dist.get(i, 0.0), ids[i])
-
-            rows = sorted(rows, key=rank)
-        keys = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
-                "address_name", "road_address_name", "x", "y")
-
-        def document(i: int) -> dict:
-            doc = {k: P[k][i] for k in keys}
+        def document(j: int) -> dict:            # j: a position in rows
+            i = int(rows[j])
+            doc = {k: P[k][i] for k in fields}
             doc["place_url"] = PLACE_URL + ids[i]
-            if x is not None:
-                doc["distance"] = str(int(round(dist[i])))
+            if dist is not None:
+                doc["distance"] = str(int(round(float(dist[j]))))
             elif query is None:
                 doc["distance"] = ""
             return doc
 
-        return _Documents(rows, document), same_name
+        return _Ranked(rows, keys, document), same_name
