@@ -328,6 +328,23 @@ class World:
         (:meth:`.placeindex.PlaceIndex.rows_with`)."""
         return self.place_index.rows_with(needles).tolist()
 
+    def by_main(self, kind: str, key) -> dict:
+        """The addresses of one road (``kind`` "road", ``key`` (district, road name)) by main building number,
+        or of one legal region (``kind`` "lot", ``key`` its code) by (mountain, main lot number); each list in
+        the order of :attr:`roads` / :attr:`lots`. Made on first use of each road or region."""
+        cache = self.__dict__.setdefault("_by_main", {})
+        found = cache.get((kind, key))
+        if found is None:
+            found = defaultdict(list)
+            if kind == "road":
+                for a in self.roads.get(key, ()):
+                    found[a["main_building_no"]].append(a)
+            else:
+                for a in self.lots.get(key, ()):
+                    found[(a["mountain_yn"], a["main_address_no"])].append(a)
+            cache[(kind, key)] = found = dict(found)
+        return found
+
     def in_city_bbox(self, x, y) -> bool:
         return self.bbox[0] <= x <= self.bbox[2] and self.bbox[1] <= y <= self.bbox[3]
 
@@ -528,7 +545,7 @@ class Model:
             m = _NUM.match(tail[0])
             if not m or m.group(1) or (exact and len(tail) > 1):
                 return []
-            rows = [a for k in keys for a in w.roads[k]]
+            rows = [a for k in keys for a in w.by_main("road", k).get(m.group(2), ())]   # only N-* can match
             hits = self._num_match(rows, "main_building_no", "sub_building_no", m.group(2), m.group(3), exact)
             seen, out = set(), []
             for a in hits:
@@ -548,8 +565,7 @@ class Model:
         if m and level in ("emd", "ri"):
             if m.group(1):
                 mountain = "Y"
-            rows = [a for c in codes for a in w.lots.get(c, ())]
-            rows = [a for a in rows if a["mountain_yn"] == (mountain or "N")]
+            rows = [a for c in codes for a in w.by_main("lot", c).get((mountain or "N", m.group(2)), ())]
             if exact and len(rest) > 1:
                 return []
             hits = self._num_match(rows, "main_address_no", "sub_address_no", m.group(2), m.group(3), exact)
