@@ -132,3 +132,31 @@ def test_top_order_is_the_lexicographic_order():
     full = sorted(range(500), key=lambda i: (a[i], b[i], c[i]))
     for k in (1, 10, 45, 0):
         assert top_order([a, b, c], k).tolist() == (full[:k] if k else full)
+
+
+def test_nearest_address_equals_the_loop_over_the_grid_cells(model):
+    """coord2regioncode/coord2address's nearest address (array distances, exact rule on the closest few) is the
+    one a loop over every candidate of the grid cells around the point finds."""
+    w = model.world()
+
+    def loop(x, y, max_m, b_code=None):
+        cx, cy = int(x / 0.002), int(y / 0.002)
+        reach = max(1, int(max_m / 150) + 1)
+        best, best_d = None, max_m
+        for i in range(cx - reach, cx + reach + 1):
+            for j in range(cy - reach, cy + reach + 1):
+                for a in w.grid.get((i, j), ()):
+                    if b_code and a["b_code"] != b_code:
+                        continue
+                    d = haversine(x, y, a["_x"], a["_y"])
+                    if d < best_d or (d == best_d and best is not None and a["address_name"] < best["address_name"]):
+                        best, best_d = a, d
+        return best
+
+    rng = random.Random(2)
+    for k in range(400):
+        a = rng.choice(w.addresses)
+        x, y = (a["_x"], a["_y"]) if k % 3 == 0 else (a["_x"] + rng.uniform(-0.002, 0.002),
+                                                      a["_y"] + rng.uniform(-0.002, 0.002))
+        for max_m, code in ((30, None), (200, a["b_code"]), (200, None)):
+            assert w.nearest_address(x, y, max_m, code) is loop(x, y, max_m, code), (x, y, max_m, code)

@@ -219,7 +219,7 @@ class World:
     # ------------------------------------------------------------------ lazy parts
     # Addresses and places are read on first use, each on its own: a region look-up does not wait for the
     # 150,000 places, a keyword search does not wait for the address indexes.
-    _ADDRESS_PARTS = ("addresses", "lots", "roads", "road_names", "h_centre", "grid")
+    _ADDRESS_PARTS = ("addresses", "lots", "roads", "road_names", "h_centre", "address_arrays", "grid")
 
     def __getattr__(self, name):
         if name in World._ADDRESS_PARTS:
@@ -238,21 +238,29 @@ class World:
             lots = defaultdict(list)     # b_code -> addresses
             roads = defaultdict(list)    # (sigungu, road_name) -> addresses
             grid = defaultdict(list)     # cells of 0.002° -> addresses, for nearest look-ups
+            cells = defaultdict(list)    # the same cells -> positions in addresses
             h_pts = defaultdict(list)
-            for a in addresses:
+            for i, a in enumerate(addresses):
                 a["_x"], a["_y"] = float(a["x"]), float(a["y"])
                 lots[a["b_code"]].append(a)
                 roads[(a["region_2depth_name"], a["road_name"])].append(a)
                 h_pts[a["h_code"]].append((a["_x"], a["_y"]))
-                grid[(int(a["_x"] / 0.002), int(a["_y"] / 0.002))].append(a)
+                cell = (int(a["_x"] / 0.002), int(a["_y"] / 0.002))
+                grid[cell].append(a)
+                cells[cell].append(i)
             road_names = defaultdict(list)
             for key in sorted(roads):
                 road_names[key[1]].append(key)
             h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
                         for h, pts in h_pts.items()}
             # published last ("grid" marks the part as loaded)
+            import numpy as np
+
+            arrays = {"x": np.array([a["_x"] for a in addresses]), "y": np.array([a["_y"] for a in addresses]),
+                      "b_code": np.array([a["b_code"] for a in addresses]),
+                      "cells": {c: np.array(v, dtype=np.int64) for c, v in cells.items()}}
             self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
-                                 h_centre=h_centre, grid=grid)
+                                 h_centre=h_centre, address_arrays=arrays, grid=grid)
             _freeze()
 
     def _load_places(self) -> None:
@@ -370,17 +378,36 @@ class World:
         return None
 
     def nearest_address(self, x: float, y: float, max_m: float, b_code: str | None = None):
+        """The nearest address closer than ``max_m`` metres (of legal region ``b_code`` when given); equal
+        distances: the smaller ``address_name``. The grid cells around the point give the candidates, their
+        distances are computed as arrays, and the few within a micrometre of the nearest are compared by the
+        exact rule (:func:`haversine`, in grid order), so the answer is that of a loop over the candidates."""
+        import numpy as np
+
+        from .placeindex import haversine_many
+
+        A = self.address_arrays
         cx, cy = int(x / 0.002), int(y / 0.002)
         reach = max(1, int(max_m / 150) + 1)
+        parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1) for j in range(cy - reach, cy + reach + 1)
+                 if (c := (i, j)) in A["cells"]]
+        if not parts:
+            return None
+        idx = np.concatenate(parts)
+        if b_code:
+            idx = idx[A["b_code"][idx] == b_code]
+        if not idx.size:
+            return None
+        d = haversine_many(x, y, A["x"][idx], A["y"][idx])
+        near = float(d.min())
+        if near >= max_m + 1e-6:
+            return None
         best, best_d = None, max_m
-        for i in range(cx - reach, cx + reach + 1):
-            for j in range(cy - reach, cy + reach + 1):
-                for a in self.grid.get((i, j), ()):
-                    if b_code and a["b_code"] != b_code:
-                        continue
-                    d = haversine(x, y, a["_x"], a["_y"])
-                    if d < best_d or (d == best_d and best is not None and a["address_name"] < best["address_name"]):
-                        best, best_d = a, d
+        for i in idx[d <= near + 1e-6].tolist():       # in grid order, as the loop over every candidate
+            a = self.addresses[i]
+            dd = haversine(x, y, a["_x"], a["_y"])
+            if dd < best_d or (dd == best_d and best is not None and a["address_name"] < best["address_name"]):
+                best, best_d = a, dd
         return best
 
     def h_region(self, b_code: str, x: float, y: float) -> str | None:
