@@ -40,6 +40,7 @@ class PlaceIndex:
         if len(texts) > 1:
             np.cumsum(lengths[:-1] + 1, out=self.starts[1:])
         self.name_len = np.fromiter((len(n) for n in names), dtype=np.int64, count=len(names))
+        self.row_of = np.repeat(np.arange(len(texts), dtype=np.int32), lengths + 1)[:codes.size]   # position -> row
         self.order = np.argsort(codes, kind="stable")      # positions, by character, ascending within one
         self.sorted_codes = codes[self.order]
         self.size = len(texts)
@@ -64,7 +65,7 @@ class PlaceIndex:
         return pos
 
     def _rows_of(self, pos: np.ndarray) -> np.ndarray:
-        rows = np.searchsorted(self.starts, pos, "right") - 1
+        rows = self.row_of[pos].astype(np.int64)
         if rows.size > 1:
             rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
         return rows
@@ -87,7 +88,7 @@ class PlaceIndex:
         pos = self.positions(whole)
         if not pos.size or not rows.size:
             return rank
-        prow = np.searchsorted(self.starts, pos, "right") - 1
+        prow = self.row_of[pos].astype(np.int64)
         start = self.starts[prow]
         inside = pos + len(whole) <= start + self.name_len[prow]        # within the name, not the category
         pos, prow, start = pos[inside], prow[inside], start[inside]
