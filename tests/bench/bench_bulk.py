@@ -80,7 +80,8 @@ def main(argv=None) -> int:
         tk = client_config(sb)
         app = sb.config["app"]
         local, navi = sb.hosts["local"], sb.hosts["navi"]
-        tk.local.address(texts[0])               # load the data set before timing anything
+        tk.local.address(texts[0])               # load the data sets before timing anything: addresses,
+        tk.local.keyword("카페", rect=BUSAN_RECT)   # places and their keyword index, the road graph
         tk.navi.directions(origins[0][1:], dests[0][1:], summary=True)
 
         # ---------------------------------------------------------------- geocode

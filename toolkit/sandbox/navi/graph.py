@@ -125,6 +125,7 @@ class RoadGraph:
         self.arc_u, self.arc_v, self.arc_e = au[keep], av[keep], ae[keep]
         self.indptr = np.searchsorted(self.arc_u, np.arange(n + 1)).astype(np.int32)
         self.indices = self.arc_v.astype(np.int32)
+        self.arc_key = self.arc_u.astype(np.int64) * n + self.arc_v   # ascending: (from, to) of each arc
         ncomp, labels = connected_components(self.matrix(np.ones(len(self.arc_e))), directed=True,
                                              connection="strong")
         main = np.bincount(labels).argmax()
@@ -167,12 +168,11 @@ class RoadGraph:
 
     def edges_of(self, nodes: list[int]) -> list[int]:
         """Edge ids along a node path (the kept arc of each consecutive pair)."""
-        out = []
-        for u, v in zip(nodes, nodes[1:]):
-            lo, hi = self.indptr[u], self.indptr[u + 1]
-            k = lo + int(np.searchsorted(self.indices[lo:hi], v))
-            out.append(int(self.arc_e[k]))
-        return out
+        if len(nodes) < 2:
+            return []
+        path = np.asarray(nodes, dtype=np.int64)
+        k = np.searchsorted(self.arc_key, path[:-1] * len(self.lon) + path[1:])   # every pair in one search
+        return self.arc_e[k].tolist()
 
     # ------------------------------------------------------------------ geometry
     def snap(self, x: float, y: float) -> tuple[int, float]:
