@@ -55,9 +55,11 @@ class LoopbackServer:
 
         self._socket = bind_loopback(self.requested_port, self.host)
         self.port = self._socket.getsockname()[1]
-        # No access log and no per-request date/server headers work: the hot path stays on the app.
+        # No access log, no server header and no proxy-header rewriting (a loopback server has no proxy in
+        # front of it): the hot path stays on the app.
         self._server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="off",
-                                                     access_log=False, server_header=False, **server_stack()))
+                                                     access_log=False, server_header=False, proxy_headers=False,
+                                                     **server_stack()))
         return self._server
 
     def start(self, timeout: float = 15.0) -> "LoopbackServer":

@@ -255,11 +255,15 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        ctype = headers.get("content-type", "").lower()
+        ctype, declared = "", None
+        for key, value in scope.get("headers", ()):   # the last one of a name counts
+            key = key.lower()
+            if key == b"content-type":
+                ctype = value.decode("latin-1").lower()
+            elif key == b"content-length":
+                declared = value.decode("latin-1")
         limit = MAX_MULTIPART if ctype.startswith("multipart/form-data") else MAX_BODY
         try:
-            declared = headers.get("content-length")
             if declared is not None and (not declared.isascii() or not declared.isdigit()):
                 raise InputError("Content-Length must be a number of bytes")
             if declared is not None and int(declared) > limit:

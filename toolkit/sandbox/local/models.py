@@ -715,7 +715,8 @@ class Model:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
-            rows = w.place_index.rows_with(needles)
+            memo: dict = {}                       # positions of each needle, found once per search
+            rows = w.place_index.rows_with(needles, memo)
             if prefix:
                 codes = A["h_code"] if prefix.startswith("H") else A["b_code"]
                 rows = rows[np.char.startswith(codes[rows], prefix.lstrip("H"))]
@@ -738,7 +739,7 @@ class Model:
         if sort == "distance" or (dist is not None and dist.size and not needles):
             keys = [dist, A["id_rank"][rows]]
         elif needles:
-            rank = w.place_index.name_rank(rows, "".join(needles))
+            rank = w.place_index.name_rank(rows, "".join(needles), memo)
             keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
         else:
             keys = None                                      # row order

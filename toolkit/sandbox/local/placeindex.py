@@ -65,37 +65,49 @@ class PlaceIndex:
         return pos
 
     def _rows_of(self, pos: np.ndarray) -> np.ndarray:
-        rows = self.row_of[pos].astype(np.int64)
+        rows = self.row_of[pos]
         if rows.size > 1:
             rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
         return rows
 
-    def rows_with(self, needles: list[str]) -> np.ndarray:
-        """Ascending row numbers of the texts holding every needle."""
+    def _positions(self, needle: str, memo: dict | None) -> np.ndarray:
+        if memo is None:
+            return self.positions(needle)
+        if needle not in memo:
+            memo[needle] = self.positions(needle)
+        return memo[needle]
+
+    def rows_with(self, needles: list[str], memo: dict | None = None) -> np.ndarray:
+        """Ascending row numbers of the texts holding every needle (``memo``: positions already found for
+        this search, by needle)."""
         if not needles:
             return np.arange(self.size)
         found = None
         for needle in sorted(set(needles), key=len, reverse=True):
-            rows = self._rows_of(self.positions(needle))
+            rows = self._rows_of(self._positions(needle, memo))
             found = rows if found is None else found[np.isin(found, rows, assume_unique=True)]
             if not found.size:
                 break
         return found
 
-    def name_rank(self, rows: np.ndarray, whole: str) -> np.ndarray:
+    def name_rank(self, rows: np.ndarray, whole: str, memo: dict | None = None) -> np.ndarray:
         """Per row of ``rows`` (ascending): 0 name equals ``whole``, 1 starts with it, 2 holds it, else 3."""
         rank = np.full(rows.size, 3, dtype=np.int8)
-        pos = self.positions(whole)
+        pos = self._positions(whole, memo)
         if not pos.size or not rows.size:
             return rank
-        prow = self.row_of[pos].astype(np.int64)
+        prow = self.row_of[pos]
         start = self.starts[prow]
         inside = pos + len(whole) <= start + self.name_len[prow]        # within the name, not the category
         pos, prow, start = pos[inside], prow[inside], start[inside]
+        if not pos.size:
+            return rank
         r = np.where(pos == start, np.where(self.name_len[prow] == len(whole), 0, 1), 2).astype(np.int8)
+        first = np.flatnonzero(np.concatenate(([True], prow[1:] != prow[:-1])))   # positions ascend: rows too
+        best, prow = np.minimum.reduceat(r, first), prow[first]                    # each row's best match
         at = np.searchsorted(rows, prow)
         ok = (at < rows.size) & (rows[np.minimum(at, rows.size - 1)] == prow)
-        np.minimum.at(rank, at[ok], r[ok])
+        rank[at[ok]] = best[ok]
         return rank
 
 
