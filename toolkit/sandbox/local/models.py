@@ -739,7 +739,7 @@ class Model:
         if sort == "distance" or (dist is not None and dist.size and not needles):
             keys = [dist, A["id_rank"][rows]]
         elif needles:
-            rank = w.place_index.name_rank(rows, "".join(needles), memo)
+            rank = w.place_index.name_rank(rows, "".join(needles))
             keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
         else:
             keys = None                                      # row order

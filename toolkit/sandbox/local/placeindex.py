@@ -8,8 +8,9 @@ the rows are where the surviving positions fall. The texts are joined by a new l
 keywords come from splitting a query on white space), so a match never spans two rows. The answer is exactly
 ``[i for i, t in enumerate(texts) if k in t]``.
 
-Filters (category group, rectangle, radius, region code prefix) and the accuracy ranking are vectorised over the
-matching rows; only the documents a page shows are made.
+The accuracy ranking finds the keyword in the names alone (a second such array); filters (category group,
+rectangle, radius, region code prefix) are vectorised over the matching rows; only the documents a page shows
+are made.
 
 >>> ix = PlaceIndex(["cafe|food", "bakery|cafe", "tea|drink"], names=["cafe", "bakery", "tea"])
 >>> ix.rows_with(["cafe"]).tolist(), ix.rows_with(["ea"]).tolist(), ix.rows_with(["zz"]).tolist()
@@ -23,29 +24,29 @@ import math
 
 import numpy as np
 
-__all__ = ["PlaceIndex", "haversine_many", "top_order"]
+__all__ = ["Joined", "PlaceIndex", "haversine_many", "top_order"]
 
 EARTH_M = 6371008.8
 
 
-class PlaceIndex:
-    def __init__(self, texts: list[str], names: list[str]):
-        big = "\n".join(texts)
-        codes = np.frombuffer(big.encode("utf-32-le"), dtype=np.uint32)
+class Joined:
+    """Texts joined by a new line as one array of code points, with every position sorted by character."""
+
+    def __init__(self, texts: list[str]):
+        codes = np.frombuffer("\n".join(texts).encode("utf-32-le"), dtype=np.uint32)
         if codes.size and int(codes.max()) < 65536:   # a 16-bit sort is a radix sort: 2-3x faster
             codes = codes.astype(np.uint16)
         self.codes = codes
         lengths = np.fromiter((len(t) for t in texts), dtype=np.int64, count=len(texts))
+        self.lengths = lengths
         self.starts = np.zeros(len(texts), dtype=np.int64)
         if len(texts) > 1:
             np.cumsum(lengths[:-1] + 1, out=self.starts[1:])
-        self.name_len = np.fromiter((len(n) for n in names), dtype=np.int64, count=len(names))
         self.row_of = np.repeat(np.arange(len(texts), dtype=np.int32), lengths + 1)[:codes.size]   # position -> row
-        self.order = np.argsort(codes, kind="stable")      # positions, by character, ascending within one
-        self.sorted_codes = codes[self.order]
-        self.size = len(texts)
+        order = np.argsort(codes, kind="stable")          # positions, by character, ascending within one
+        self.sorted_codes = codes[order]
+        self.order = order.astype(np.int32) if codes.size < 2 ** 31 else order
 
-    # ------------------------------------------------------------------ matching
     def positions(self, needle: str) -> np.ndarray:
         """Ascending start positions of ``needle`` in the joined texts."""
         n = len(needle)
@@ -64,11 +65,17 @@ class PlaceIndex:
                 pos = pos[self.codes[pos + j] == c]
         return pos
 
-    def _rows_of(self, pos: np.ndarray) -> np.ndarray:
-        rows = self.row_of[pos]
-        if rows.size > 1:
-            rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
-        return rows
+
+class PlaceIndex:
+    """The search texts (name|category|group) of the places and, apart, their names (for the ranking)."""
+
+    def __init__(self, texts: list[str], names: list[str]):
+        self.text, self.names = Joined(texts), Joined(names)
+        self.size = len(texts)
+
+    def positions(self, needle: str) -> np.ndarray:
+        """Ascending start positions of ``needle`` in the joined search texts."""
+        return self.text.positions(needle)
 
     def _positions(self, needle: str, memo: dict | None) -> np.ndarray:
         if memo is None:
@@ -76,6 +83,12 @@ class PlaceIndex:
         if needle not in memo:
             memo[needle] = self.positions(needle)
         return memo[needle]
+
+    def _rows_of(self, pos: np.ndarray) -> np.ndarray:
+        rows = self.text.row_of[pos]
+        if rows.size > 1:
+            rows = rows[np.concatenate(([True], rows[1:] != rows[:-1]))]
+        return rows
 
     def rows_with(self, needles: list[str], memo: dict | None = None) -> np.ndarray:
         """Ascending row numbers of the texts holding every needle (``memo``: positions already found for
@@ -90,19 +103,16 @@ class PlaceIndex:
                 break
         return found
 
-    def name_rank(self, rows: np.ndarray, whole: str, memo: dict | None = None) -> np.ndarray:
-        """Per row of ``rows`` (ascending): 0 name equals ``whole``, 1 starts with it, 2 holds it, else 3."""
+    def name_rank(self, rows: np.ndarray, whole: str) -> np.ndarray:
+        """Per row of ``rows`` (ascending): 0 name equals ``whole``, 1 starts with it, 2 holds it, else 3.
+        Found in the names alone (far fewer matches than in the whole search texts)."""
         rank = np.full(rows.size, 3, dtype=np.int8)
-        pos = self._positions(whole, memo)
+        N = self.names
+        pos = N.positions(whole)
         if not pos.size or not rows.size:
             return rank
-        prow = self.row_of[pos]
-        start = self.starts[prow]
-        inside = pos + len(whole) <= start + self.name_len[prow]        # within the name, not the category
-        pos, prow, start = pos[inside], prow[inside], start[inside]
-        if not pos.size:
-            return rank
-        r = np.where(pos == start, np.where(self.name_len[prow] == len(whole), 0, 1), 2).astype(np.int8)
+        prow = N.row_of[pos]
+        r = np.where(pos == N.starts[prow], np.where(N.lengths[prow] == len(whole), 0, 1), 2).astype(np.int8)
         first = np.flatnonzero(np.concatenate(([True], prow[1:] != prow[:-1])))   # positions ascend: rows too
         best, prow = np.minimum.reduceat(r, first), prow[first]                    # each row's best match
         at = np.searchsorted(rows, prow)
