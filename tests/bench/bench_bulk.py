@@ -12,7 +12,8 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
   (timed over the first ``--loop`` items, as a rate): goal ≥ 20×;
 * its distinct-request rate against bare httpx (async, nothing parsed) sending the same requests with as many
   in flight as the helper reached (its peak concurrency): goal ≥ 80 %;
-* for geocode, the async client against the sync one: goal ≥ 1 (at least as fast);
+* for geocode, the async client against the sync one: goal ≥ 1 (at least as fast; each run twice, alternating,
+  and its best time taken);
 
 and a cached geocode re-run, which must send no request.
 """
@@ -102,11 +103,16 @@ def main(argv=None) -> int:
                 return time.perf_counter() - t
 
         t_async = asyncio.run(async_geocode())
+        # the sync/async comparison, alternated once more and each client's best taken: on a shared machine one
+        # run of each is at the mercy of what else runs at that moment
+        t_geo_again = timed(lambda: tk.local.geocode(series, progress=False))[1]
+        t_async = min(t_async, asyncio.run(async_geocode()))
         figures.append(("geocode", n_geo / t_geo, loop / t_loop, stats["requests"] / t_geo, raw, peak))
         lines.append(goal("geocode: toolkit rows/s vs sequential loop", (n_geo / t_geo) / (loop / t_loop), 20))
         lines.append(goal(f"geocode: request rate vs bare httpx at concurrency {peak}",
                           (stats["requests"] / t_geo) / raw, 0.8))
-        lines.append(goal("geocode: async client vs sync client (speed)", t_geo / t_async, 1.0))
+        lines.append(goal("geocode: async client vs sync client (speed, best of 2 each)",
+                          min(t_geo, t_geo_again) / t_async, 1.0))
 
         # ---------------------------------------------------------------- keyword sweep
         city = ",".join(map(str, BUSAN_RECT))                 # a keyword search needs a centre or a rect
