@@ -57,3 +57,22 @@ def test_edges_of_a_path_are_the_arcs_walked_one_by_one(navi):
             lo, hi = g.indptr[u], g.indptr[u + 1]
             walked.append(int(g.arc_e[lo + int(np.searchsorted(g.indices[lo:hi], v))]))
         assert g.edges_of(path) == walked
+
+
+def test_snap_is_the_nearest_node_of_a_scan_of_every_node(navi):
+    import math
+
+    import numpy as np
+
+    from toolkit.sandbox.navi.graph import LAT0, MX, MY
+
+    g = navi.graph
+    ids = g.snap_ids
+    rng = random.Random(3)
+    points = [(rng.uniform(128.85, 129.30), rng.uniform(35.00, 35.35)) for _ in range(150)]
+    points += [(float(g.lon[n]), float(g.lat[n])) for n in rng.sample(list(ids), 50)]   # exactly on nodes
+    for x, y in points:
+        px, py = (x - 129.0) * MX, (y - LAT0) * MY
+        d2 = (g.mx[ids] - px) ** 2 + (g.my[ids] - py) ** 2
+        k = int(np.argmin(d2))
+        assert g.snap(x, y) == (int(ids[k]), float(math.sqrt(d2[k])))

@@ -179,9 +179,17 @@ class RoadGraph:
         """Nearest routable node (of the main strongly connected part) and its distance in metres."""
         px, py = (x - 129.0) * MX, (y - LAT0) * MY
         ids = self.snap_ids
-        d2 = (self.mx[ids] - px) ** 2 + (self.my[ids] - py) ** 2
-        k = int(np.argmin(d2))
-        return int(ids[k]), float(math.sqrt(d2[k]))
+        tree = self.__dict__.get("_snap_tree")
+        if tree is None:     # a k-d tree of the routable nodes, made on first use; it only narrows the candidates
+            from scipy.spatial import cKDTree
+
+            tree = self.__dict__["_snap_tree"] = cKDTree(np.column_stack((self.mx[ids], self.my[ids])))
+        near, _ = tree.query((px, py))
+        cand = np.array(sorted(tree.query_ball_point((px, py), near * (1 + 1e-9) + 1e-9)), dtype=np.int64)
+        # the nearest by the exact rule of a scan of every node: squared distance, the first of equals
+        d2 = (self.mx[ids[cand]] - px) ** 2 + (self.my[ids[cand]] - py) ** 2
+        k = int(cand[int(np.argmin(d2))])
+        return int(ids[k]), float(math.sqrt(d2.min()))
 
     def all_events_at(self, node: int) -> bool:
         """True when every edge touching ``node`` is a road event (road works)."""
