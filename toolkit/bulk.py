@@ -5,8 +5,8 @@ and adaptive concurrency. Not an area: the areas that run bulk jobs use it.
 Adaptive concurrency (``concurrency="auto"``, the default of the bulk helpers): the run starts with
 :data:`START` requests in flight and, after every window of answers (one answer per request the limit allows),
 grows the limit while the median latency stays within :data:`HOLD` times the best seen (the network, not the
-server, is the bound): it doubles until the first window where latency did not hold (a slow start, as TCP's),
-then grows by half. It shrinks by a fifth when latency climbs (the server queues). An HTTP 429 halves the limit and pauses every
+server, is the bound): until the first window where latency did not hold it doubles, one more request for each
+answer in time (a slow start, as TCP's: no wait for a window's last answer), then grows by half a window. It shrinks by a fifth when latency climbs (the server queues). An HTTP 429 halves the limit and pauses every
 start for its ``Retry-After`` (the core retries the refused call itself). The limit never exceeds ``cap``
 (default :data:`CAP`). An integer ``concurrency`` fixes the limit.
 
@@ -116,6 +116,7 @@ class Adaptive:
         self.window: list[float] = []
         self.pause = 0.0
         self.slow_start = True     # double while latency holds, until it first does not (or a 429)
+        self.target = self.limit   # answers in the current window: the limit when it began
         self.peak = self.limit
         self.throttled = 0
 
@@ -128,21 +129,26 @@ class Adaptive:
                 self.limit = max(1, self.limit // 2)
                 self.window.clear()
                 self.slow_start = False
+                self.target = self.limit
             return
         if not self.adaptive or seconds is None or not isinstance(status, int) or status >= 500:
             return
         self.best = seconds if self.best is None else min(self.best, seconds)
         self.window.append(seconds)
-        if len(self.window) < self.limit:
-            return
+        if self.slow_start and seconds <= HOLD * self.best + 0.002:
+            self.limit = min(self.cap, self.limit + 1)    # each answer in time lets two requests start
+        if len(self.window) < self.target:
+            return self._peak()
         median = statistics.median(self.window)
         self.window.clear()
         if median <= HOLD * self.best + 0.002:
-            self.limit = min(self.cap, self.limit * 2 if self.slow_start else self.limit + max(1, self.limit // 2))
-            return self._peak()
-        self.slow_start = False
-        if median > 2 * HOLD * self.best:
-            self.limit = max(1, self.limit - max(1, self.limit // 5))
+            if not self.slow_start:
+                self.limit = min(self.cap, self.limit + max(1, self.limit // 2))
+        else:
+            self.slow_start = False
+            if median > 2 * HOLD * self.best:
+                self.limit = max(1, self.limit - max(1, self.limit // 5))
+        self.target = self.limit
         self._peak()
 
     def _peak(self) -> None:
