@@ -253,12 +253,12 @@ class World:
                 road_names[key[1]].append(key)
             h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
                         for h, pts in h_pts.items()}
-            # published last ("grid" marks the part as loaded)
             import numpy as np
 
             arrays = {"x": np.array([a["_x"] for a in addresses]), "y": np.array([a["_y"] for a in addresses]),
                       "b_code": np.array([a["b_code"] for a in addresses]),
                       "cells": {c: np.array(v, dtype=np.int64) for c, v in cells.items()}}
+            # published last ("grid" marks the part as loaded)
             self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
                                  h_centre=h_centre, address_arrays=arrays, grid=grid)
             _freeze()
