@@ -85,6 +85,7 @@ PLACE_URL = "https://place.sandbox.invalid/"
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
+_CODE = re.compile(r"[0-9]{10}\Z")
 
 
 def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
@@ -257,7 +258,9 @@ class World:
 
             arrays = {"x": np.array([a["_x"] for a in addresses]), "y": np.array([a["_y"] for a in addresses]),
                       "b_code": np.array([a["b_code"] for a in addresses]),
-                      "cells": {c: np.array(v, dtype=np.int64) for c, v in cells.items()}}
+                      "b_int": np.array([int(a["b_code"]) if _CODE.match(a["b_code"]) else -1 for a in addresses],
+                                        dtype=np.int64),
+                      "cells": {c: np.array(v, dtype=np.int64) for c, v in cells.items()}, "near": {}}
             # published last ("grid" marks the part as loaded)
             self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
                                  h_centre=h_centre, address_arrays=arrays, grid=grid)
@@ -389,13 +392,19 @@ class World:
         A = self.address_arrays
         cx, cy = int(x / 0.002), int(y / 0.002)
         reach = max(1, int(max_m / 150) + 1)
-        parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1) for j in range(cy - reach, cy + reach + 1)
-                 if (c := (i, j)) in A["cells"]]
-        if not parts:
+        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
+        idx = near.get((cx, cy, reach))
+        if idx is None:
+            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
+                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
+            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+        if not idx.size:
             return None
-        idx = np.concatenate(parts)
         if b_code:
-            idx = idx[A["b_code"][idx] == b_code]
+            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
+                idx = idx[A["b_int"][idx] == int(b_code)]
+            else:
+                idx = idx[A["b_code"][idx] == b_code]
         if not idx.size:
             return None
         d = haversine_many(x, y, A["x"][idx], A["y"][idx])
