@@ -260,7 +260,7 @@ class World:
                       "b_code": np.array([a["b_code"] for a in addresses]),
                       "b_int": np.array([int(a["b_code"]) if _CODE.match(a["b_code"]) else -1 for a in addresses],
                                         dtype=np.int64),
-                      "cells": {c: np.array(v, dtype=np.int64) for c, v in cells.items()}, "near": {}}
+                      "cells": {c: np.array(v, dtype=np.int32) for c, v in cells.items()}, "near": {}}
             # published last ("grid" marks the part as loaded)
             self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
                                  h_centre=h_centre, address_arrays=arrays, grid=grid)
@@ -397,7 +397,7 @@ class World:
         if idx is None:
             parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
                      for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
-            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int64)
+            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
         if not idx.size:
             return None
         if b_code:
