@@ -1,5 +1,6 @@
 """The latency knob: ``toolkit sandbox --latency``, ``SandboxServer(latency=)``, ``connect(latency=)``."""
 import asyncio
+import threading
 import time
 
 import httpx
@@ -40,14 +41,17 @@ def test_jitter_draws_within_bounds_and_varies():
 
 def _run(mw, path, headers=()):
     sent, waits = [], []
+    original = latency_mod.asyncio.sleep
+    here = threading.current_thread()
 
-    async def fake_sleep(seconds):
+    async def fake_sleep(seconds, *args, **kwargs):
+        if threading.current_thread() is not here:   # a server of another test, in its own thread (uvicorn
+            return await original(seconds, *args, **kwargs)   # ticks every 0.1 s): not this middleware's wait
         waits.append(seconds)
 
     async def send(message):
         sent.append(message)
 
-    original = latency_mod.asyncio.sleep
     latency_mod.asyncio.sleep = fake_sleep
     try:
         asyncio.run(mw({"type": "http", "path": path, "headers": list(headers)}, None, send))

@@ -3,9 +3,10 @@ matrices): distinct keys sent once, a persisted cache, a rate cap, a quota stop 
 and adaptive concurrency. Not an area: the areas that run bulk jobs use it.
 
 Adaptive concurrency (``concurrency="auto"``, the default of the bulk helpers): the run starts with
-:data:`START` requests in flight and, after every window of answers, grows the limit (by half) while the
-median latency stays within :data:`HOLD` times the best seen (the network, not the server, is the bound), and
-shrinks it by a fifth when latency climbs (the server queues). An HTTP 429 halves the limit and pauses every
+:data:`START` requests in flight and, after every window of answers (one answer per request the limit allows),
+grows the limit while the median latency stays within :data:`HOLD` times the best seen (the network, not the
+server, is the bound): until the first window where latency did not hold it doubles, one more request for each
+answer in time (a slow start, as TCP's: no wait for a window's last answer), then grows by half a window. It shrinks by a fifth when latency climbs (the server queues). An HTTP 429 halves the limit and pauses every
 start for its ``Retry-After`` (the core retries the refused call itself). The limit never exceeds ``cap``
 (default :data:`CAP`). An integer ``concurrency`` fixes the limit.
 
@@ -14,10 +15,10 @@ start for its ``Retry-After`` (the core retries the refused call itself). The li
 (8, 64)
 >>> for _ in range(8):
 ...     limiter.observe(200, 0.030, None)
->>> limiter.limit                                    # latency held: grow
-12
+>>> limiter.limit                                    # latency held: grow (doubling at first)
+16
 >>> limiter.observe(429, 0.030, 2.0); limiter.limit  # refused: halve and pause 2 s
-6
+8
 """
 from __future__ import annotations
 
@@ -114,6 +115,8 @@ class Adaptive:
         self.best: float | None = None
         self.window: list[float] = []
         self.pause = 0.0
+        self.slow_start = True     # double while latency holds, until it first does not (or a 429)
+        self.target = self.limit   # answers in the current window: the limit when it began
         self.peak = self.limit
         self.throttled = 0
 
@@ -125,19 +128,30 @@ class Adaptive:
             if self.adaptive:
                 self.limit = max(1, self.limit // 2)
                 self.window.clear()
+                self.slow_start = False
+                self.target = self.limit
             return
         if not self.adaptive or seconds is None or not isinstance(status, int) or status >= 500:
             return
         self.best = seconds if self.best is None else min(self.best, seconds)
         self.window.append(seconds)
-        if len(self.window) < self.limit:
-            return
+        if self.slow_start and seconds <= HOLD * self.best + 0.002:
+            self.limit = min(self.cap, self.limit + 1)    # each answer in time lets two requests start
+        if len(self.window) < self.target:
+            return self._peak()
         median = statistics.median(self.window)
         self.window.clear()
         if median <= HOLD * self.best + 0.002:
-            self.limit = min(self.cap, self.limit + max(1, self.limit // 2))
-        elif median > 2 * HOLD * self.best:
-            self.limit = max(1, self.limit - max(1, self.limit // 5))
+            if not self.slow_start:
+                self.limit = min(self.cap, self.limit + max(1, self.limit // 2))
+        else:
+            self.slow_start = False
+            if median > 2 * HOLD * self.best:
+                self.limit = max(1, self.limit - max(1, self.limit // 5))
+        self.target = self.limit
+        self._peak()
+
+    def _peak(self) -> None:
         self.peak = max(self.peak, self.limit)
 
 
@@ -226,6 +240,8 @@ class Bulk:
         """Run the job on ``core`` (a :class:`~toolkit.http.RequestCore`) in the running loop."""
         import asyncio
 
+        from .http import use_pool
+
         limiter = self.limiter
         keys = iter(self.todo)   # shared by the workers: each takes the next key
         in_flight = 0
@@ -233,8 +249,9 @@ class Bulk:
         previous = core.observer
         core.observer = limiter.observe
 
-        async def worker():
+        async def worker(index: int):
             nonlocal in_flight
+            use_pool(index)                # this task's small connection pool (toolkit.http.POOL_SIZE)
             for key in keys:
                 pause = limiter.pause - time.monotonic()   # a 429's Retry-After holds every start
                 if pause > 0:
@@ -261,7 +278,7 @@ class Bulk:
                         slots.notify(max(1, limiter.limit - in_flight))
 
         try:
-            await asyncio.gather(*(worker() for _ in range(min(limiter.cap, len(self.todo)) or 1)))
+            await asyncio.gather(*(worker(i) for i in range(min(limiter.cap, len(self.todo)) or 1)))
         finally:
             core.observer = previous
 

@@ -24,6 +24,7 @@ Retry policy (only where safe):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import email.utils
 import json
 import logging
@@ -274,6 +275,29 @@ class _Wait(tenacity.wait.wait_base):
 # sys.path) several times per request, which made the async client 3x slower in the bulk benchmark's profile.
 _LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
 
+# A bulk run's workers share the connections in pools of POOL_SIZE (worker k uses pool k // POOL_SIZE): httpcore
+# walks every connection of its pool, asking each socket whether it is still readable, for every request it
+# places, so one pool of 64 connections cost the client more CPU per request than the request itself (half of
+# the async geocode's time in its profile at 30 ms latency); pools of 8 keep that walk short.
+POOL_SIZE = 8
+_POOL: contextvars.ContextVar[int | None] = contextvars.ContextVar("toolkit_pool", default=None)
+
+
+_SSL: list = []
+
+
+def _ssl_context():
+    """One TLS context for every async pool: each new httpx client otherwise loads the CA bundle again
+    (about 20 ms of CPU)."""
+    if not _SSL:
+        _SSL.append(httpx.create_ssl_context())
+    return _SSL[0]
+
+
+def use_pool(worker: int) -> None:
+    """In the current task, send through the small pool of bulk worker ``worker`` (see :data:`POOL_SIZE`)."""
+    _POOL.set(worker // POOL_SIZE)
+
 
 class _Connections:
     """The httpx clients of one :class:`RequestCore`, released by :meth:`release` — explicitly, or by a
@@ -284,6 +308,8 @@ class _Connections:
     def __init__(self):
         self.sync: httpx.Client | None = None
         self.async_: httpx.AsyncClient | None = None
+        self.pools: dict[int, httpx.AsyncClient] = {}
+        """The small pools of bulk workers (:func:`use_pool`), on the same loop as ``async_``."""
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the async connections belong to."""
         self.owned: list[httpx.Client] = []
@@ -296,23 +322,35 @@ class _Connections:
             if client is not None:
                 client.close()
 
+    def take_async(self) -> list[httpx.AsyncClient]:
+        """The async clients (main and pools), forgotten here: the caller closes them."""
+        clients = [c for c in (self.async_, *self.pools.values()) if c is not None]
+        self.async_, self.pools = None, {}
+        return clients
+
     def release(self) -> None:
         self.close_sync()
-        aclient, loop, self.async_ = self.async_, self.loop, None
-        if aclient is None or aclient.is_closed or loop is None or loop.is_closed():
+        loop = self.loop
+        clients = [c for c in self.take_async() if not c.is_closed]
+        if not clients or loop is None or loop.is_closed():
             return   # connections of an event loop that is gone: close async clients before their loop ends
+
+        async def aclose_all():
+            for client in clients:
+                await client.aclose()
+
         if loop.is_running():
             # close after the current step (a task created now could be cancelled by a shutting-down
             # asyncio.run before it starts)
             def start():
-                task = loop.create_task(aclient.aclose())
+                task = loop.create_task(aclose_all())
                 self._closing.add(task)
                 task.add_done_callback(self._closing.discard)
 
             loop.call_soon_threadsafe(start)
             return
         try:
-            loop.run_until_complete(aclient.aclose())
+            loop.run_until_complete(aclose_all())
         except Exception:   # at exit, best effort
             pass
 
@@ -353,6 +391,16 @@ class RequestCore:
 
     @property
     def ahttp(self) -> httpx.AsyncClient:
+        pool = _POOL.get()
+        if pool is not None and self._async_transport is None:   # an injected transport is shared as it is
+            client = self._conns.pools.get(pool)
+            if client is None:
+                self._conns.loop = asyncio.get_running_loop()
+                limits = httpx.Limits(max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE)
+                client = self._conns.pools[pool] = httpx.AsyncClient(
+                    timeout=self._timeout(), limits=limits, follow_redirects=False, verify=_ssl_context(),
+                    headers={"User-Agent": f"toolkit/{__version__}"})
+            return client
         if self._conns.async_ is None:
             self._conns.loop = asyncio.get_running_loop()
             self._conns.async_ = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport,
@@ -539,6 +587,5 @@ class RequestCore:
     async def aclose(self):
         """Close every connection, sync and async."""
         self.close()
-        aclient, self._conns.async_ = self._conns.async_, None
-        if aclient is not None:
+        for aclient in self._conns.take_async():
             await aclient.aclose()

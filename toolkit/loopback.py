@@ -16,7 +16,9 @@ import socket
 import threading
 import time
 
-__all__ = ["LoopbackServer", "bind_loopback", "server_stack"]
+__all__ = ["LoopbackServer", "bind_loopback", "server_stack", "KEEP_ALIVE"]
+
+KEEP_ALIVE = 75   # seconds an idle connection stays open
 
 
 def server_stack() -> dict[str, str]:
@@ -55,9 +57,13 @@ class LoopbackServer:
 
         self._socket = bind_loopback(self.requested_port, self.host)
         self.port = self._socket.getsockname()[1]
-        # No access log and no per-request date/server headers work: the hot path stays on the app.
+        # No access log, no server header and no proxy-header rewriting (a loopback server has no proxy in
+        # front of it): the hot path stays on the app. Idle connections are kept longer than clients keep
+        # theirs (httpx: 5 s, uvicorn's default too): with equal times a client may send on a connection the
+        # server is closing ("Server disconnected without sending a response").
         self._server = uvicorn.Server(uvicorn.Config(self.app, log_level="warning", lifespan="off",
-                                                     access_log=False, server_header=False, **server_stack()))
+                                                     access_log=False, server_header=False, proxy_headers=False,
+                                                     timeout_keep_alive=KEEP_ALIVE, **server_stack()))
         return self._server
 
     def start(self, timeout: float = 15.0) -> "LoopbackServer":

@@ -10,9 +10,10 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
 
 * the helper (adaptive concurrency) against a sequential loop of the single calls a user would write
   (timed over the first ``--loop`` items, as a rate): goal ≥ 20×;
-* its distinct-request rate against bare httpx (async, nothing parsed) sending the same requests with as many
-  in flight as the helper reached (its peak concurrency): goal ≥ 80 %;
-* for geocode, the async client against the sync one: goal ≥ 1 (at least as fast);
+* its distinct-request rate against bare httpx (async, nothing parsed, clients of 8 connections) sending the same
+  requests with as many in flight as the helper reached (its peak concurrency): goal ≥ 80 %;
+* for geocode, the async client against the sync one: goal ≥ 1 (at least as fast; each run twice, alternating,
+  and its best time taken);
 
 and a cached geocode re-run, which must send no request.
 """
@@ -33,20 +34,31 @@ from toolkit.local import BUSAN_RECT  # noqa: E402
 
 
 async def raw_rate(key: str, requests: list[dict], concurrency: int) -> float:
-    """Requests per second of bare httpx with ``concurrency`` requests in flight (status checked, body unread)."""
+    """Requests per second of bare httpx with ``concurrency`` requests in flight (status checked, body unread),
+    its connections split into clients of 8 as the bulk helpers split theirs: one httpx client with 64
+    connections spends more CPU walking its pool than sending (about 150 req/s here), a baseline too easy
+    to beat."""
     import httpx
 
-    limits = httpx.Limits(max_connections=concurrency, max_keepalive_connections=concurrency)
-    async with httpx.AsyncClient(headers={"Authorization": f"ServiceAK {key}"}, limits=limits, timeout=60) as http:
+    from toolkit.http import POOL_SIZE
+
+    limits = httpx.Limits(max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE)
+    headers = {"Authorization": f"ServiceAK {key}"}
+    clients = [httpx.AsyncClient(headers=headers, limits=limits, timeout=60)
+               for _ in range(-(-concurrency // POOL_SIZE))]
+    try:
         todo = iter(requests)
 
-        async def worker():
+        async def worker(http):
             for r in todo:
                 (await http.request(**r)).raise_for_status()
 
         t = time.perf_counter()
-        await asyncio.gather(*(worker() for _ in range(concurrency)))
+        await asyncio.gather(*(worker(clients[i // POOL_SIZE]) for i in range(concurrency)))
         return len(requests) / (time.perf_counter() - t)
+    finally:
+        for http in clients:
+            await http.aclose()
 
 
 def timed(fn):
@@ -80,7 +92,8 @@ def main(argv=None) -> int:
         tk = client_config(sb)
         app = sb.config["app"]
         local, navi = sb.hosts["local"], sb.hosts["navi"]
-        tk.local.address(texts[0])               # load the data set before timing anything
+        tk.local.address(texts[0])               # load the data sets before timing anything: addresses,
+        tk.local.keyword("카페", rect=BUSAN_RECT)   # places and their keyword index, the road graph
         tk.navi.directions(origins[0][1:], dests[0][1:], summary=True)
 
         # ---------------------------------------------------------------- geocode
@@ -101,11 +114,16 @@ def main(argv=None) -> int:
                 return time.perf_counter() - t
 
         t_async = asyncio.run(async_geocode())
+        # the sync/async comparison, alternated once more and each client's best taken: on a shared machine one
+        # run of each is at the mercy of what else runs at that moment
+        t_geo_again = timed(lambda: tk.local.geocode(series, progress=False))[1]
+        t_async = min(t_async, asyncio.run(async_geocode()))
         figures.append(("geocode", n_geo / t_geo, loop / t_loop, stats["requests"] / t_geo, raw, peak))
         lines.append(goal("geocode: toolkit rows/s vs sequential loop", (n_geo / t_geo) / (loop / t_loop), 20))
         lines.append(goal(f"geocode: request rate vs bare httpx at concurrency {peak}",
                           (stats["requests"] / t_geo) / raw, 0.8))
-        lines.append(goal("geocode: async client vs sync client (speed)", t_geo / t_async, 1.0))
+        lines.append(goal("geocode: async client vs sync client (speed, best of 2 each)",
+                          min(t_geo, t_geo_again) / t_async, 1.0))
 
         # ---------------------------------------------------------------- keyword sweep
         city = ",".join(map(str, BUSAN_RECT))                 # a keyword search needs a centre or a rect

@@ -87,6 +87,22 @@ def test_adaptive_limit_grows_while_latency_holds_and_shrinks_when_it_climbs():
     assert fixed.limit == 12
 
 
+def test_adaptive_limit_doubles_until_latency_first_climbs_then_grows_by_half():
+    lim = Adaptive("auto")
+    seen = [lim.limit]
+    for _ in range(2):                                  # two windows at the network's latency: doubling
+        for _ in range(lim.limit):
+            lim.observe(200, 0.030, None)
+        seen.append(lim.limit)
+    for _ in range(lim.limit):                          # latency climbed a little (queueing starts): hold
+        lim.observe(200, 0.050, None)
+    seen.append(lim.limit)
+    for _ in range(lim.limit):                          # held again: grows by half from now on
+        lim.observe(200, 0.030, None)
+    seen.append(lim.limit)
+    assert seen == [START, 2 * START, 4 * START, 4 * START, 6 * START]
+
+
 def test_adaptive_limit_halves_and_pauses_on_429():
     lim = Adaptive("auto", cap=32)
     for _ in range(100):

@@ -37,7 +37,7 @@ import math
 from typing import Any, Iterable
 from urllib.parse import parse_qsl
 
-__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
+__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "parsed_query", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
            "MAX_DEPTH", "MAX_FIELD"]
 
 MAX_BODY = 2 * 1024 * 1024
@@ -202,6 +202,11 @@ def check_request(query: bytes, ctype: str, body: bytes) -> Any:
     """Every check of the guard on one request's raw parts (raises :class:`InputError`); returns the parsed
     JSON body when the body is JSON (``web.read_json`` reuses it), else a marker."""
     check_fields(_decode_pairs(query, "the query string"))
+    return check_body(ctype, body)
+
+
+def check_body(ctype: str, body: bytes) -> Any:
+    """The body part of :func:`check_request`."""
     if not body:
         return _NOT_JSON
     if ctype.startswith("multipart/form-data"):
@@ -220,6 +225,11 @@ def check_request(query: bytes, ctype: str, body: bytes) -> Any:
     except ValueError:
         check_text(text, "the body")  # not JSON: the route answers its own documented error for it
         return _NOT_JSON
+
+
+def parsed_query(scope) -> list[tuple[str, str]] | None:
+    """The query fields the guard decoded and checked for this request (None when it did not see it)."""
+    return scope.get("state", {}).get("guard.query")
 
 
 def parsed_body(scope) -> Any:
@@ -245,11 +255,15 @@ class RequestGuard:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
-        ctype = headers.get("content-type", "").lower()
+        ctype, declared = "", None
+        for key, value in scope.get("headers", ()):   # the last one of a name counts
+            key = key.lower()
+            if key == b"content-type":
+                ctype = value.decode("latin-1").lower()
+            elif key == b"content-length":
+                declared = value.decode("latin-1")
         limit = MAX_MULTIPART if ctype.startswith("multipart/form-data") else MAX_BODY
         try:
-            declared = headers.get("content-length")
             if declared is not None and (not declared.isascii() or not declared.isdigit()):
                 raise InputError("Content-Length must be a number of bytes")
             if declared is not None and int(declared) > limit:
@@ -266,11 +280,14 @@ class RequestGuard:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
-            parsed = check_request(scope.get("query_string", b""), ctype, body)
+            query = _decode_pairs(scope.get("query_string", b""), "the query string")
+            check_fields(query)
+            parsed = check_body(ctype, body)
         except InputError as exc:
             await self._refuse(scope, send, exc)
             return
-        scope.setdefault("state", {})["guard.json"] = parsed
+        state = scope.setdefault("state", {})
+        state["guard.json"], state["guard.query"] = parsed, query
         replayed = False
 
         async def replay():

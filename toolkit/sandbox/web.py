@@ -13,7 +13,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from starlette.requests import Request
 from starlette.responses import Response
 
-from .guard import InputError, check_fields, loads, parsed_body
+from .guard import InputError, check_fields, loads, parsed_body, parsed_query
 
 __all__ = [
     "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "read_json", "Params",
@@ -95,7 +95,8 @@ def _object(body) -> dict:
 
 async def read_fields(request: Request) -> dict[str, str]:
     """Query fields merged with a form body (POST); repeated keys keep their last value."""
-    fields = dict(request.query_params)
+    query = parsed_query(request.scope)    # decoded once, by the request guard
+    fields = dict(request.query_params if query is None else query)
     if request.method in ("POST", "PUT", "DELETE"):
         ctype = request.headers.get("content-type", "")
         if ctype.startswith("application/x-www-form-urlencoded") or ctype.startswith("multipart/form-data"):

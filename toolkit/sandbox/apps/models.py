@@ -17,11 +17,20 @@ answers ``-101``), as the platform scopes everything by the app of the key.
 Quotas: the real platform's quotas are per app and per day; the sandbox counts calls per app, API id and
 sandbox day (UTC) and answers HTTP 400 ``{"code": -10, "msg": "API limit has been exceeded."}`` past the limit.
 Limits are unset (unlimited) until set through the control API.
+
+Every request checks an app key and most charge a quota, so both are answered from memory: the keys and the
+apps they open are read once and read again after any change of an app (this model's writes, and
+:meth:`Model.changed` for the other areas' writes; a store in a file shared with other processes is also read
+again when another process wrote it: SQLite's ``data_version``). The limits are kept in memory beside the
+table; the day's counts of an in-memory store are counted in memory and written to ``quota_use`` every
+:data:`FLUSH_EVERY` calls and whenever they are read (:meth:`Model.usage`); a store in a file counts in SQL, in
+one transaction per call, so that processes sharing the file share the count.
 """
 from __future__ import annotations
 
 import hashlib
 import json
+import threading
 
 from ..web import api_error
 
@@ -49,6 +58,7 @@ CREATE TABLE IF NOT EXISTS quota_use (app_id TEXT NOT NULL, api TEXT NOT NULL, d
 """
 
 DEMO_APP_ID = "100001"
+FLUSH_EVERY = 256
 KEY_KINDS = ("native_app", "rest_api", "javascript", "admin")
 
 
@@ -60,6 +70,26 @@ class Model:
     def __init__(self, sandbox):
         self.sandbox = sandbox
         self.store = sandbox.store
+        self._shared = self.store.path != ":memory:"   # other processes may write the file
+        self._lock = threading.Lock()
+        self._keys: dict[str, tuple[str, str]] | None = None   # key -> (app_id, kind)
+        self._apps: dict[str, dict] = {}                        # app_id -> app, as app() reads it
+        self._seen: tuple | None = None                         # (base_url, data_version) the cache was read at
+        self._limits: dict[tuple[str, str], int] | None = None  # (app_id, api) -> daily limit
+        self._used: dict[tuple[str, str, str], int] = {}        # (app_id, api, day) -> calls (in-memory store)
+        self._unflushed = 0
+
+    # ------------------------------------------------------------------ the in-memory view
+    def changed(self) -> None:
+        """Forget what was read of apps, keys and limits (call after writing the ``apps`` table)."""
+        with self._lock:
+            self._keys, self._apps, self._limits = None, {}, None
+
+    def _fresh(self) -> None:
+        seen = (self.sandbox.base_url, self.store.one("PRAGMA data_version")[0] if self._shared else 0)
+        if seen != self._seen:
+            self.changed()
+            self._seen = seen
 
     # ------------------------------------------------------------------ seeding
     def seed(self, rng) -> None:
@@ -103,6 +133,7 @@ class Model:
             for kind in KEY_KINDS:
                 db.execute("INSERT INTO app_keys (key, app_id, kind) VALUES (?, ?, ?)",
                            (_derive(seed, f"{app_id}:{kind}"), app_id, kind))
+        self.changed()
         return self.public_config(app_id)
 
     def app_ids(self) -> list[str]:
@@ -133,10 +164,20 @@ class Model:
         return str(app_id)
 
     def find_key(self, key: str) -> tuple[dict, str] | None:
-        row = self.store.one("SELECT app_id, kind FROM app_keys WHERE key = ?", key)
-        if row is None:
+        """(the app, the key's kind) of an app key, or None; the app is shared: read it, do not change it."""
+        self._fresh()
+        keys = self._keys
+        if keys is None:
+            keys = {r["key"]: (r["app_id"], r["kind"]) for r in self.store.all("SELECT key, app_id, kind FROM app_keys")}
+            self._keys = keys
+        found = keys.get(key)
+        if found is None:
             return None
-        return self.app(row["app_id"]), row["kind"]
+        app_id, kind = found
+        app = self._apps.get(app_id)
+        if app is None:
+            app = self._apps[app_id] = self.app(app_id)
+        return app, kind
 
     def public_config(self, app_id: str = DEMO_APP_ID) -> dict:
         """The demo app as ``toolkit sandbox --print-config`` shows it."""
@@ -159,6 +200,7 @@ class Model:
         hooks = {**app["webhooks"], **{k: v for k, v in urls.items()}}
         hooks = {k: v for k, v in hooks.items() if v}
         self.store.execute("UPDATE apps SET webhooks = ? WHERE app_id = ?", json.dumps(hooks), app_id)
+        self.changed()
         return hooks
 
     # ------------------------------------------------------------------ users
@@ -175,6 +217,7 @@ class Model:
 
     # ------------------------------------------------------------------ quotas
     def set_quota(self, app_id: str, api: str, limit: int | None) -> None:
+        self.changed()
         if limit is None:
             self.store.execute("DELETE FROM quotas WHERE app_id = ? AND api = ?", app_id, api)
         else:
@@ -184,6 +227,30 @@ class Model:
     def charge(self, app_id: str, api: str) -> None:
         """Count one call of ``api``; raise the -10 quota error when the app's daily limit is used up."""
         day = self.sandbox.clock.now().date().isoformat()
+        if self._shared:
+            self._charge_sql(app_id, api, day)
+            return
+        self._fresh()
+        limits = self._limits
+        if limits is None:
+            limits = {(r["app_id"], r["api"]): r["daily_limit"] for r in self.store.all("SELECT * FROM quotas")}
+            self._limits = limits
+        key = (app_id, api, day)
+        with self._lock:
+            used = self._used.get(key)
+            if used is None:
+                row = self.store.one("SELECT used FROM quota_use WHERE app_id = ? AND api = ? AND day = ?", *key)
+                used = row["used"] if row else 0
+            limit = limits.get((app_id, api))
+            if limit is not None and used >= limit:
+                raise api_error(400, -10, "API limit has been exceeded.")
+            self._used[key] = used + 1
+            self._unflushed += 1
+            flush = self._unflushed >= FLUSH_EVERY
+        if flush:
+            self.flush()
+
+    def _charge_sql(self, app_id: str, api: str, day: str) -> None:
         with self.store.tx() as db:
             limit = db.execute("SELECT daily_limit FROM quotas WHERE app_id = ? AND api = ?", (app_id, api)).fetchone()
             row = db.execute("SELECT used FROM quota_use WHERE app_id = ? AND api = ? AND day = ?",
@@ -193,6 +260,28 @@ class Model:
                 raise api_error(400, -10, "API limit has been exceeded.")
             db.execute("INSERT INTO quota_use VALUES (?, ?, ?, 1) ON CONFLICT(app_id, api, day) DO UPDATE SET"
                        " used = used + 1", (app_id, api, day))
+
+    def flush(self) -> None:
+        """Write the counts kept in memory to ``quota_use``."""
+        with self._lock:
+            rows = [(*key, used) for key, used in self._used.items()]
+            self._used.clear()
+            self._unflushed = 0
+            if rows:
+                with self.store.tx() as db:
+                    db.executemany("INSERT INTO quota_use VALUES (?, ?, ?, ?) ON CONFLICT(app_id, api, day) DO UPDATE"
+                                   " SET used = excluded.used", rows)
+
+    def usage(self, app_id: str, api: str, day: str | None = None) -> int:
+        """Calls of ``api`` counted for ``app_id`` on ``day`` (today of the sandbox clock by default).
+
+        >>> sandbox.apps.usage("100001", "local_search_address")   # doctest: +SKIP
+        0
+        """
+        self.flush()
+        day = day or self.sandbox.clock.now().date().isoformat()
+        row = self.store.one("SELECT used FROM quota_use WHERE app_id = ? AND api = ? AND day = ?", app_id, api, day)
+        return row["used"] if row else 0
 
 
 _USER_COLUMNS = {"id", "email", "password", "nickname", "name", "gender", "birthyear", "birthday", "birthday_type",

@@ -164,6 +164,7 @@ class Model:
         app_cols = {k: changes.pop(k) for k in ("client_secret_required", "auto_link") if k in changes}
         for col, value in app_cols.items():
             self.store.execute(f"UPDATE apps SET {col} = ? WHERE app_id = ?", int(bool(value)), app_id)
+            self.sandbox.apps.changed()
         merged = {**self.settings(app_id), **changes}
         self.store.execute("INSERT INTO identity_settings VALUES (?, ?) ON CONFLICT(app_id) DO UPDATE SET"
                            " settings = excluded.settings", app_id, json.dumps(merged))

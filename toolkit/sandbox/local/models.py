@@ -85,6 +85,7 @@ PLACE_URL = "https://place.sandbox.invalid/"
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
+_CODE = re.compile(r"[0-9]{10}\Z")
 
 
 def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
@@ -129,20 +130,44 @@ def _freeze() -> None:
     gc.freeze()
 
 
-class _Documents(Sequence):
-    """The documents of a place search, made only for the rows read: a query may match thousands of places, but
-    at most 45 are ever shown (``len`` is the total count)."""
+class _Ranked(Sequence):
+    """The documents of a place search in their order, made only for the rows read: a query may match thousands
+    of places, but at most 45 are ever shown (``len`` is the total count). ``keys`` (most significant first)
+    order the rows; None keeps row order. Reading the first ``k`` documents orders only the rows that can be
+    among them."""
 
-    def __init__(self, rows, make):
-        self.rows, self.make = rows, make
+    def __init__(self, rows, keys, make):
+        self.rows, self.keys, self.make = rows, keys, make
+        self._order, self._known = None, -1        # positions in rows, in order; how many are known (-1: none)
 
     def __len__(self) -> int:
-        return len(self.rows)
+        return int(self.rows.size)
+
+    def _first(self, k: int):
+        import numpy as np
+
+        n = len(self)
+        k = n if k is None or k >= n else k
+        if k > self._known and self.keys is None:
+            self._order, self._known = np.arange(n), n
+        elif k > self._known:
+            from .placeindex import top_order
+
+            self._order = top_order(self.keys, 0 if k == n else k)
+            self._known = self._order.size
+        return self._order[:k]
 
     def __getitem__(self, k):
         if isinstance(k, slice):
-            return [self.make(i) for i in self.rows[k]]
-        return self.make(self.rows[k])
+            start, stop, step = k.indices(len(self))
+            order = self._first(stop if step > 0 else None)
+            return [self.make(int(j)) for j in order[start:stop:step]] if step > 0 else \
+                [self.make(int(j)) for j in self._first(None)[k]]
+        if k < 0:
+            k += len(self)
+        if not 0 <= k < len(self):
+            raise IndexError(k)
+        return self.make(int(self._first(k + 1)[k]))
 
 
 class World:
@@ -195,7 +220,7 @@ class World:
     # ------------------------------------------------------------------ lazy parts
     # Addresses and places are read on first use, each on its own: a region look-up does not wait for the
     # 150,000 places, a keyword search does not wait for the address indexes.
-    _ADDRESS_PARTS = ("addresses", "lots", "roads", "road_names", "h_centre", "grid")
+    _ADDRESS_PARTS = ("addresses", "lots", "roads", "road_names", "h_centre", "address_arrays", "grid")
 
     def __getattr__(self, name):
         if name in World._ADDRESS_PARTS:
@@ -214,21 +239,31 @@ class World:
             lots = defaultdict(list)     # b_code -> addresses
             roads = defaultdict(list)    # (sigungu, road_name) -> addresses
             grid = defaultdict(list)     # cells of 0.002° -> addresses, for nearest look-ups
+            cells = defaultdict(list)    # the same cells -> positions in addresses
             h_pts = defaultdict(list)
-            for a in addresses:
+            for i, a in enumerate(addresses):
                 a["_x"], a["_y"] = float(a["x"]), float(a["y"])
                 lots[a["b_code"]].append(a)
                 roads[(a["region_2depth_name"], a["road_name"])].append(a)
                 h_pts[a["h_code"]].append((a["_x"], a["_y"]))
-                grid[(int(a["_x"] / 0.002), int(a["_y"] / 0.002))].append(a)
+                cell = (int(a["_x"] / 0.002), int(a["_y"] / 0.002))
+                grid[cell].append(a)
+                cells[cell].append(i)
             road_names = defaultdict(list)
             for key in sorted(roads):
                 road_names[key[1]].append(key)
             h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
                         for h, pts in h_pts.items()}
+            import numpy as np
+
+            arrays = {"x": np.array([a["_x"] for a in addresses]), "y": np.array([a["_y"] for a in addresses]),
+                      "b_code": np.array([a["b_code"] for a in addresses]),
+                      "b_int": np.array([int(a["b_code"]) if _CODE.match(a["b_code"]) else -1 for a in addresses],
+                                        dtype=np.int64),
+                      "cells": {c: np.array(v, dtype=np.int32) for c, v in cells.items()}, "near": {}}
             # published last ("grid" marks the part as loaded)
             self.__dict__.update(addresses=addresses, lots=lots, roads=roads, road_names=road_names,
-                                 h_centre=h_centre, grid=grid)
+                                 h_centre=h_centre, address_arrays=arrays, grid=grid)
             _freeze()
 
     def _load_places(self) -> None:
@@ -250,27 +285,65 @@ class World:
             self.places = cols
             _freeze()
 
+    @property
+    def place_index(self):
+        """The keyword index of the places (:class:`.placeindex.PlaceIndex`), built on first use (~0.2 s)."""
+        with self._lock:
+            if "_place_index" not in self.__dict__:
+                from .placeindex import PlaceIndex
+
+                self.__dict__["_place_index"] = PlaceIndex(self.places["_text"], self.places["_name"])
+            return self.__dict__["_place_index"]
+
+    @property
+    def place_arrays(self) -> dict:
+        """The columns the place filters and orders read, as arrays: x, y, b_code, h_code, category group and
+        each row's rank in id order."""
+        with self._lock:
+            if "_place_arrays" not in self.__dict__:
+                import numpy as np
+
+                P = self.places
+                ids = P["id"]
+                id_rank = np.empty(self.size, dtype=np.int64)
+                id_rank[sorted(range(self.size), key=ids.__getitem__)] = np.arange(self.size)
+                self.__dict__["_place_arrays"] = {
+                    "x": np.asarray(P["_x"], dtype=np.float64), "y": np.asarray(P["_y"], dtype=np.float64),
+                    "b_code": np.asarray(P["b_code"], dtype=str), "h_code": np.asarray(P["h_code"], dtype=str),
+                    "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank}
+            return self.__dict__["_place_arrays"]
+
+    def category_rows(self, group: str):
+        """Ascending row numbers of one category group's places (kept per group)."""
+        import numpy as np
+
+        cache = self.__dict__.setdefault("_category_rows", {})
+        if group not in cache:
+            cache[group] = np.flatnonzero(self.place_arrays["group"] == group)
+        return cache[group]
+
     # ------------------------------------------------------------------ geometry
-    def places_with(self, needles: list[str]):
-        """Row numbers (in id order) of the places whose search text holds every needle. A character index
-        narrows the candidates to the places holding every character of the needles; a substring test confirms
-        them (a full scan of every place per keyword query was the sandbox's slowest path). The index is built
-        one character at a time, the first time a query uses it (one pass over the texts, about 10 ms), so the
-        first keyword answer after start-up does not wait for an index of every character."""
-        text = self.places["_text"]
-        chars = {ch for n in needles for ch in n}
-        if not chars:
-            return range(self.size)
-        index = self.__dict__.setdefault("_char_index", {})
-        postings = []
-        for ch in chars:
-            rows = index.get(ch)
-            if rows is None:
-                rows = index[ch] = [i for i, t in enumerate(text) if ch in t]
-            postings.append(rows)
-        postings.sort(key=len)
-        candidates = set(postings[0]).intersection(*postings[1:])
-        return [i for i in sorted(candidates) if all(n in text[i] for n in needles)]
+    def places_with(self, needles: list[str]) -> list[int]:
+        """Row numbers (in row order, which is id order) of the places whose search text holds every needle
+        (:meth:`.placeindex.PlaceIndex.rows_with`)."""
+        return self.place_index.rows_with(needles).tolist()
+
+    def by_main(self, kind: str, key) -> dict:
+        """The addresses of one road (``kind`` "road", ``key`` (district, road name)) by main building number,
+        or of one legal region (``kind`` "lot", ``key`` its code) by (mountain, main lot number); each list in
+        the order of :attr:`roads` / :attr:`lots`. Made on first use of each road or region."""
+        cache = self.__dict__.setdefault("_by_main", {})
+        found = cache.get((kind, key))
+        if found is None:
+            found = defaultdict(list)
+            if kind == "road":
+                for a in self.roads.get(key, ()):
+                    found[a["main_building_no"]].append(a)
+            else:
+                for a in self.lots.get(key, ()):
+                    found[(a["mountain_yn"], a["main_address_no"])].append(a)
+            cache[(kind, key)] = found = dict(found)
+        return found
 
     def in_city_bbox(self, x, y) -> bool:
         return self.bbox[0] <= x <= self.bbox[2] and self.bbox[1] <= y <= self.bbox[3]
@@ -297,17 +370,42 @@ class World:
         return None
 
     def nearest_address(self, x: float, y: float, max_m: float, b_code: str | None = None):
+        """The nearest address closer than ``max_m`` metres (of legal region ``b_code`` when given); equal
+        distances: the smaller ``address_name``. The grid cells around the point give the candidates, their
+        distances are computed as arrays, and the few within a micrometre of the nearest are compared by the
+        exact rule (:func:`haversine`, in grid order), so the answer is that of a loop over the candidates."""
+        import numpy as np
+
+        from .placeindex import haversine_many
+
+        A = self.address_arrays
         cx, cy = int(x / 0.002), int(y / 0.002)
         reach = max(1, int(max_m / 150) + 1)
+        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
+        idx = near.get((cx, cy, reach))
+        if idx is None:
+            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
+                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
+            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
+        if not idx.size:
+            return None
+        if b_code:
+            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
+                idx = idx[A["b_int"][idx] == int(b_code)]
+            else:
+                idx = idx[A["b_code"][idx] == b_code]
+        if not idx.size:
+            return None
+        d = haversine_many(x, y, A["x"][idx], A["y"][idx])
+        near = float(d.min())
+        if near >= max_m + 1e-6:
+            return None
         best, best_d = None, max_m
-        for i in range(cx - reach, cx + reach + 1):
-            for j in range(cy - reach, cy + reach + 1):
-                for a in self.grid.get((i, j), ()):
-                    if b_code and a["b_code"] != b_code:
-                        continue
-                    d = haversine(x, y, a["_x"], a["_y"])
-                    if d < best_d or (d == best_d and best is not None and a["address_name"] < best["address_name"]):
-                        best, best_d = a, d
+        for i in idx[d <= near + 1e-6].tolist():       # in grid order, as the loop over every candidate
+            a = self.addresses[i]
+            dd = haversine(x, y, a["_x"], a["_y"])
+            if dd < best_d or (dd == best_d and best is not None and a["address_name"] < best["address_name"]):
+                best, best_d = a, dd
         return best
 
     def h_region(self, b_code: str, x: float, y: float) -> str | None:
@@ -472,7 +570,7 @@ class Model:
             m = _NUM.match(tail[0])
             if not m or m.group(1) or (exact and len(tail) > 1):
                 return []
-            rows = [a for k in keys for a in w.roads[k]]
+            rows = [a for k in keys for a in w.by_main("road", k).get(m.group(2), ())]   # only N-* can match
             hits = self._num_match(rows, "main_building_no", "sub_building_no", m.group(2), m.group(3), exact)
             seen, out = set(), []
             for a in hits:
@@ -492,8 +590,7 @@ class Model:
         if m and level in ("emd", "ri"):
             if m.group(1):
                 mountain = "Y"
-            rows = [a for c in codes for a in w.lots.get(c, ())]
-            rows = [a for a in rows if a["mountain_yn"] == (mountain or "N")]
+            rows = [a for c in codes for a in w.by_main("lot", c).get((mountain or "N", m.group(2)), ())]
             if exact and len(rest) > 1:
                 return []
             hits = self._num_match(rows, "main_address_no", "sub_address_no", m.group(2), m.group(3), exact)
@@ -600,57 +697,61 @@ class Model:
                       sort="accuracy") -> tuple[list[dict], dict | None]:
         """Keyword (``query``) or category search. ``distance`` is in a keyword document only when a centre
         was sent (location §4.5 "only when x and y were sent"); a category document always has it, an
-        empty string without a centre (§4.6)."""
+        empty string without a centre (§4.6). Every step is an array operation over the matching rows
+        (:mod:`.placeindex`); the order is computed for the rows a page can show."""
+        import numpy as np
+
+        from .placeindex import haversine_many
+
         w = self.world()
-        P = w.places
-        ids, px, py = P["id"], P["_x"], P["_y"]
+        P, A = w.places, w.place_arrays
+        ids = P["id"]
         same_name = None
-        rows = range(w.size)
+        rows = None
         needles: list[str] = []
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
-            rows = w.places_with(needles)
+            memo: dict = {}                       # positions of each needle, found once per search
+            rows = w.place_index.rows_with(needles, memo)
             if prefix:
-                codes = P["h_code"] if prefix.startswith("H") else P["b_code"]
-                want = prefix.lstrip("H")
-                rows = [i for i in rows if codes[i].startswith(want)]
+                codes = A["h_code"] if prefix.startswith("H") else A["b_code"]
+                rows = rows[np.char.startswith(codes[rows], prefix.lstrip("H"))]
         if category:
-            groups = P["category_group_code"]
-            rows = [i for i in rows if groups[i] == category]
+            in_group = w.category_rows(category)
+            rows = in_group if rows is None else rows[np.isin(rows, in_group, assume_unique=True)]
+        if rows is None:
+            rows = np.arange(w.size)
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            rows = [i for i in rows if lx <= px[i] <= hx and ly <= py[i] <= hy]
-        dist = {}
+            px, py = A["x"][rows], A["y"][rows]
+            rows = rows[(lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)]
+        dist = None
         if x is not None:
-            for i in rows:
-                dist[i] = haversine(x, y, px[i], py[i])
+            dist = haversine_many(x, y, A["x"][rows], A["y"][rows])
             if radius is not None:
-                rows = [i for i in rows if dist[i] <= radius]
-        if sort == "distance" or (dist and not needles):
-            rows = sorted(rows, key=lambda i: (dist[i], ids[i]))
+                keep = dist <= radius
+                rows, dist = rows[keep], dist[keep]
+        if sort == "distance" or (dist is not None and dist.size and not needles):
+            keys = [dist, A["id_rank"][rows]]
         elif needles:
-            whole = "".join(needles)
-            pname = P["_name"]
+            rank = w.place_index.name_rank(rows, "".join(needles))
+            keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
+        else:
+            keys = None                                      # row order
+        fields = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                  "address_name", "road_address_name", "x", "y")
 
-            def rank(i):
-                name = pname[i]
-                r = 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
-                return (r, dist.get(i, 0.0), ids[i])
-
-            rows = sorted(rows, key=rank)
-        keys = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
-                "address_name", "road_address_name", "x", "y")
-
-        def document(i: int) -> dict:
-            doc = {k: P[k][i] for k in keys}
+        def document(j: int) -> dict:            # j: a position in rows
+            i = int(rows[j])
+            doc = {k: P[k][i] for k in fields}
             doc["place_url"] = PLACE_URL + ids[i]
-            if x is not None:
-                doc["distance"] = str(int(round(dist[i])))
+            if dist is not None:
+                doc["distance"] = str(int(round(float(dist[j]))))
             elif query is None:
                 doc["distance"] = ""
             return doc
 
-        return _Documents(rows, document), same_name
+        return _Ranked(rows, keys, document), same_name

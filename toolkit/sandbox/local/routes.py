@@ -71,10 +71,10 @@ def _model(request: Request):
 
 
 def _page(docs: list, page: int, size: int, pageable: int) -> tuple[list, dict]:
-    shown = docs[:pageable]
     start = (page - 1) * size
-    return shown[start:start + size], {"total_count": len(docs), "pageable_count": pageable,
-                                       "is_end": start + size >= pageable}
+    end = min(start + size, pageable)           # only the documents of the page are made
+    return (docs[start:end] if start < end else []), {"total_count": len(docs), "pageable_count": pageable,
+                                                      "is_end": start + size >= pageable}
 
 
 # --------------------------------------------------------------------------- 4.1 address search

@@ -125,6 +125,7 @@ class RoadGraph:
         self.arc_u, self.arc_v, self.arc_e = au[keep], av[keep], ae[keep]
         self.indptr = np.searchsorted(self.arc_u, np.arange(n + 1)).astype(np.int32)
         self.indices = self.arc_v.astype(np.int32)
+        self.arc_key = self.arc_u.astype(np.int64) * n + self.arc_v   # ascending: (from, to) of each arc
         ncomp, labels = connected_components(self.matrix(np.ones(len(self.arc_e))), directed=True,
                                              connection="strong")
         main = np.bincount(labels).argmax()
@@ -167,21 +168,28 @@ class RoadGraph:
 
     def edges_of(self, nodes: list[int]) -> list[int]:
         """Edge ids along a node path (the kept arc of each consecutive pair)."""
-        out = []
-        for u, v in zip(nodes, nodes[1:]):
-            lo, hi = self.indptr[u], self.indptr[u + 1]
-            k = lo + int(np.searchsorted(self.indices[lo:hi], v))
-            out.append(int(self.arc_e[k]))
-        return out
+        if len(nodes) < 2:
+            return []
+        path = np.asarray(nodes, dtype=np.int64)
+        k = np.searchsorted(self.arc_key, path[:-1] * len(self.lon) + path[1:])   # every pair in one search
+        return self.arc_e[k].tolist()
 
     # ------------------------------------------------------------------ geometry
     def snap(self, x: float, y: float) -> tuple[int, float]:
         """Nearest routable node (of the main strongly connected part) and its distance in metres."""
         px, py = (x - 129.0) * MX, (y - LAT0) * MY
         ids = self.snap_ids
-        d2 = (self.mx[ids] - px) ** 2 + (self.my[ids] - py) ** 2
-        k = int(np.argmin(d2))
-        return int(ids[k]), float(math.sqrt(d2[k]))
+        tree = self.__dict__.get("_snap_tree")
+        if tree is None:     # a k-d tree of the routable nodes, made on first use; it only narrows the candidates
+            from scipy.spatial import cKDTree
+
+            tree = self.__dict__["_snap_tree"] = cKDTree(np.column_stack((self.mx[ids], self.my[ids])))
+        near, _ = tree.query((px, py))
+        cand = np.array(sorted(tree.query_ball_point((px, py), near * (1 + 1e-9) + 1e-9)), dtype=np.int64)
+        # the nearest by the exact rule of a scan of every node: squared distance, the first of equals
+        d2 = (self.mx[ids[cand]] - px) ** 2 + (self.my[ids[cand]] - py) ** 2
+        k = int(cand[int(np.argmin(d2))])
+        return int(ids[k]), float(math.sqrt(d2.min()))
 
     def all_events_at(self, node: int) -> bool:
         """True when every edge touching ``node`` is a road event (road works)."""

@@ -280,10 +280,13 @@ class Model:
     @staticmethod
     def _groups(g: RoadGraph, leg: Leg) -> list[tuple[str, int, int]]:
         """(name, first edge position, last edge position) per road of a leg."""
+        import numpy as np
+
         groups: list[list] = []
         pending_start = None
-        for k, e in enumerate(leg.edges):
-            name = g.edge_name(e)
+        road_names = g.road_names
+        for k, r in enumerate(g.eroad[np.asarray(leg.edges, dtype=np.int64)].tolist()):
+            name = road_names[r] if r >= 0 else None           # g.edge_name of each edge, read in one go
             if name is None:
                 if groups:
                     groups[-1][2] = k
@@ -317,6 +320,19 @@ class Model:
                 "vertexes": [c for n in nodes for c in (round(float(g.lon[n]), 6), round(float(g.lat[n]), 6))],
             })
         return roads
+
+    def _totals(self, g, traffic, leg: Leg) -> tuple[int, int]:
+        """The summary of a leg as :meth:`_roads` sums it (each road's distance and duration rounded, then
+        added), without the roads' vertexes and traffic states that a many-origin summary does not show."""
+        import numpy as np
+
+        ids = np.asarray(leg.edges, dtype=np.int64)
+        lengths, seconds = g.elen[ids].tolist(), traffic.seconds[ids].tolist()   # the same doubles, in order
+        distance = duration = 0
+        for _, k0, k1 in self._groups(g, leg):
+            distance += int(round(float(sum(lengths[k0:k1 + 1]))))
+            duration += int(round(float(sum(seconds[k0:k1 + 1]))))
+        return distance, duration
 
     def _guides(self, g, leg: Leg, roads: list[dict], start: Point, end: Point, last: bool) -> list[dict]:
         first = leg.nodes[0]
@@ -383,11 +399,9 @@ class Model:
             if to_target:
                 path = path[::-1]
             edges = g.edges_of(path)
-            leg = Leg(path, edges)
-            roads = self._roads(g, traffic, leg)
+            distance, duration = self._totals(g, traffic, Leg(path, edges))
             out.append({"result_code": 0, "result_msg": MSG[0], "key": p.key,
-                        "summary": {"distance": sum(r["distance"] for r in roads),
-                                    "duration": sum(r["duration"] for r in roads)}})
+                        "summary": {"distance": distance, "duration": duration}})
         return {"trans_id": uuid.uuid4().hex, "routes": out}
 
 
