@@ -116,12 +116,12 @@ class ToolkitError(Exception):
                 return traceback.format_exception(self)
 
         lines = []
-        frames = traceback.extract_tb(self.__traceback__) if self.__traceback__ else []
-        inside = [f for f in frames if f.filename.startswith(_PACKAGE_DIR)]
+        inside = [(frame.f_code, lineno) for frame, lineno in traceback.walk_tb(self.__traceback__)
+                  if frame.f_code.co_filename.startswith(_PACKAGE_DIR)]
         if inside:
-            where = inside[-1]
-            rel = where.filename[len(_PACKAGE_DIR):]
-            lines.append(f"raised in {rel}:{where.lineno} ({where.name}); "
+            code, lineno = inside[-1]
+            rel = code.co_filename[len(_PACKAGE_DIR):]
+            lines.append(f"raised in {rel}:{lineno} ({code.co_qualname}); "
                          "toolkit.errors.SHOW_INTERNALS = True shows the whole traceback")
         lines.append(f"\x1b[31m{type(self).__name__}\x1b[39m: {self}")
         return lines
