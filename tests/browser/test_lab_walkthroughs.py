@@ -31,7 +31,7 @@ pytest.importorskip("jupyterlab")
 REPO = Path(__file__).resolve().parents[2]
 SHOTS = Path(__file__).parent / "screenshots"
 WALKTHROUGHS = sorted(p.stem for p in (REPO / "notebooks").glob("*.ipynb") if re.fullmatch(r"\d\d[a-z]?_\w+", p.stem))
-MAPS = {"04a": 3, "04b": 2, "05": 5}          # maps each spatial walkthrough draws (the others draw none)
+MAPS = {"04a": 3, "04b": 2, "05": 5, "06": 1}          # maps each spatial walkthrough draws (the others draw none)
 RUN_TIMEOUT = {"04a": 300, "04b": 420, "05": 420}   # seconds per notebook (Run All); others 180
 LOOPBACK = ("127.0.0.1", "localhost")
 
