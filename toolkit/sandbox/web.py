@@ -64,9 +64,32 @@ def oauth_error(status: int, error: str, description: str, error_code: str | Non
     return SpecError(status, body)
 
 
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode   # = json.dumps(.., same options)
+_JSON_TYPE_HEADER = (b"content-type", JSON_TYPE.encode("latin-1"))
+
+
+class _JSONAnswer(Response):
+    """A JSON answer without extra headers, built directly: the body's bytes and the two headers
+    Starlette's :class:`Response` would make for it (``content-length``, then ``content-type``)."""
+
+    media_type = JSON_TYPE
+
+    def __init__(self, body: bytes, status_code: int):
+        self.status_code, self.background, self.body = status_code, None, body
+        self.raw_headers = [(b"content-length", str(len(body)).encode("latin-1")), _JSON_TYPE_HEADER]
+
+
 def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return Response(body, status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
+    """``payload`` as compact JSON (UTF-8, not ASCII-escaped) with ``Content-Type: application/json;charset=UTF-8``.
+
+    >>> answer = json_response({"msg": "없음", "code": -2}, 400)
+    >>> answer.status_code, answer.body.decode(), answer.headers["content-type"]
+    (400, '{"msg":"없음","code":-2}', 'application/json;charset=UTF-8')
+    """
+    body = _ENCODE(payload)
+    if headers or not (200 <= status and status not in (204, 304)):
+        return Response(body, status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
+    return _JSONAnswer(body.encode("utf-8"), status)
 
 
 def sandbox_of(request: Request):
