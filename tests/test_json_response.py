@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 from starlette.responses import Response
 
-from toolkit.sandbox.web import JSON_TYPE, json_response
+from toolkit.sandbox.web import JSON_TYPE, finite_json, json_response
 
 scalars = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.floats(allow_nan=True) | st.text()
 payloads = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
@@ -43,3 +43,21 @@ def test_lone_surrogate_fails_the_same_way():
         reference({"a": "\ud800"})
     with pytest.raises(UnicodeEncodeError):
         json_response({"a": "\ud800"})
+
+
+finite_scalars = st.none() | st.booleans() | st.integers(-2 ** 70, 2 ** 70) | st.text() \
+    | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from([1e-05, -1.5e-7, 9.99e-5, 0.0001, 1e16, 5e-324])
+finite_payloads = st.recursive(finite_scalars, lambda inner: st.lists(inner, max_size=4)
+                               | st.dictionaries(st.text(max_size=6), inner, max_size=4), max_leaves=20)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(finite_payloads)
+def test_finite_json_writes_what_json_dumps_writes(payload):
+    assert finite_json(payload) == json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
+    same(json_response(payload, finite=True), reference(payload))
+
+
+@pytest.mark.parametrize("payload", [{1: "a"}, {"n": 2 ** 64}, {"t": (1, 2)}, {"x": [1e-7, "부산"]}])
+def test_finite_json_on_what_orjson_refuses_or_writes_otherwise(payload):
+    assert finite_json(payload) == json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode()
