@@ -31,7 +31,7 @@ import numpy as np
 __all__ = ["Joined", "Kept", "PlaceIndex", "haversine_many", "top_order"]
 
 EARTH_M = 6371008.8
-KEPT_BYTES = 32 * 1024 * 1024     # the arrays kept for the keywords searched last, at most (per index)
+KEPT_BYTES = 16 * 1024 * 1024     # the arrays kept for the keywords searched last, at most (per table)
 
 
 class Kept:
