@@ -160,3 +160,31 @@ def test_nearest_address_equals_the_loop_over_the_grid_cells(model):
                                                       a["_y"] + rng.uniform(-0.002, 0.002))
         for max_m, code in ((30, None), (200, a["b_code"]), (200, None)):
             assert w.nearest_address(x, y, max_m, code) is loop(x, y, max_m, code), (x, y, max_m, code)
+
+
+def test_a_keyword_searched_again_answers_the_same_from_the_kept_rows(model):
+    """The second search of a keyword uses the rows kept from the first: same answer as the loop, and the kept
+    arrays cannot be changed by a search."""
+    index = model.world().place_index
+    for q in ("카페", "부산진구 카페", "스타벅스 서면"):
+        for _ in range(2):
+            docs, _ = model.search_places(query=q, rect=CITY)
+            assert (len(docs), docs[:45]) == reference(model, query=q, rect=CITY)
+    kept = index._rows.get("카페")
+    assert "카페" in index._rows.items and not kept.flags.writeable
+    with pytest.raises(ValueError):
+        kept[0] = 0
+
+
+def test_kept_arrays_stay_within_their_bound():
+    from toolkit.sandbox.local.placeindex import Kept
+    import numpy as np
+
+    made = []
+    kept = Kept(lambda n: made.append(n) or np.zeros(n, dtype=np.int8), limit=100)
+    for n in (40, 40, 30, 40, 200, 30):
+        assert kept.get(n).size == n
+    assert made == [40, 30, 200]                   # 200 bytes are never kept
+    assert list(kept.items) == [40, 30] and kept.bytes == 70
+    kept.get(50)                                   # 120 bytes: the one used least recently goes
+    assert list(kept.items) == [30, 50] and kept.bytes == 80

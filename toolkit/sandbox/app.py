@@ -19,6 +19,7 @@ from starlette.responses import Response
 from starlette.routing import Mount, Router
 
 from .clock import DEFAULT_START, Clock
+from .dispatch import HostRouter
 from .guard import RequestGuard
 from .store import Store
 from .web import SpecError, api_error, json_response
@@ -112,5 +113,6 @@ def create_app(sandbox: Sandbox) -> Starlette:
     mounts = [Mount(f"/{host}", app=Router(routes=routes)) for host, routes in per_host.items()]
     handlers = {SpecError: _spec_error, 404: _not_found, 405: _bad_method, Exception: _internal}
     app = Starlette(routes=mounts, exception_handlers=handlers, middleware=[Middleware(RequestGuard)])
+    app.router = HostRouter(mounts)    # the same mounts, each request routed in one step (see dispatch.py)
     app.state.sandbox = sandbox
     return app

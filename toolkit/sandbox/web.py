@@ -10,14 +10,15 @@ import json
 import re
 from typing import Any, Iterable, Mapping, Sequence
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import Response
 
 from .guard import InputError, check_fields, loads, parsed_body, parsed_query
 
 __all__ = [
-    "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "read_fields", "read_json", "Params",
-    "sandbox_of", "ascii_int",
+    "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "finite_json", "read_fields", "read_json",
+    "Params", "sandbox_of", "ascii_int",
 ]
 
 JSON_TYPE = "application/json;charset=UTF-8"
@@ -64,9 +65,55 @@ def oauth_error(status: int, error: str, description: str, error_code: str | Non
     return SpecError(status, body)
 
 
-def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
-    body = json.dumps(payload, ensure_ascii=False, separators=(",", ":"))
-    return Response(body, status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
+_ENCODE = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode   # = json.dumps(.., same options)
+_JSON_TYPE_HEADER = (b"content-type", JSON_TYPE.encode("latin-1"))
+
+
+class _JSONAnswer(Response):
+    """A JSON answer without extra headers, built directly: the body's bytes and the two headers
+    Starlette's :class:`Response` would make for it (``content-length``, then ``content-type``)."""
+
+    media_type = JSON_TYPE
+
+    def __init__(self, body: bytes, status_code: int):
+        self.status_code, self.background, self.body = status_code, None, body
+        self.raw_headers = [(b"content-length", str(len(body)).encode("latin-1")), _JSON_TYPE_HEADER]
+
+
+def finite_json(payload: Any) -> bytes:
+    """The UTF-8 bytes of ``json.dumps(payload, ensure_ascii=False, separators=(",", ":"))`` for a payload whose
+    floats are all finite, written by orjson (C, about ten times faster on a page of addresses).
+
+    orjson writes the same text (keys in order, strings not escaped beyond JSON's rules, the shortest float
+    that reads back) except for a float below 1e-4 (``0.00001`` or ``1e-7`` where Python writes ``1e-05``,
+    ``1e-07``): an output that may hold one (``e-`` or ``0.0000`` anywhere in it), and a payload orjson refuses
+    (an integer beyond 64 bits, a key that is not text, ...), are written by :mod:`json` instead. A NaN or an
+    infinity would be written ``null`` (``NaN`` by :mod:`json`): callers pass payloads without them.
+
+    >>> finite_json({"x": 129.0652, "small": 1e-05, "name": "부산"}).decode()
+    '{"x":129.0652,"small":1e-05,"name":"부산"}'
+    """
+    try:
+        data = orjson.dumps(payload)
+    except TypeError:   # orjson.JSONEncodeError
+        return _ENCODE(payload).encode("utf-8")
+    if b"e-" in data or b"0.0000" in data:
+        return _ENCODE(payload).encode("utf-8")
+    return data
+
+
+def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None, *,
+                  finite: bool = False) -> Response:
+    """``payload`` as compact JSON (UTF-8, not ASCII-escaped) with ``Content-Type: application/json;charset=UTF-8``;
+    ``finite=True``: the caller knows every float in it is finite, and the faster :func:`finite_json` writes it.
+
+    >>> answer = json_response({"msg": "없음", "code": -2}, 400)
+    >>> answer.status_code, answer.body.decode(), answer.headers["content-type"]
+    (400, '{"msg":"없음","code":-2}', 'application/json;charset=UTF-8')
+    """
+    if headers or not (200 <= status and status not in (204, 304)):
+        return Response(_ENCODE(payload), status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
+    return _JSONAnswer(finite_json(payload) if finite else _ENCODE(payload).encode("utf-8"), status)
 
 
 def sandbox_of(request: Request):

@@ -10,7 +10,9 @@ keywords come from splitting a query on white space), so a match never spans two
 
 The accuracy ranking finds the keyword in the names alone (a second such array); filters (category group,
 rectangle, radius, region code prefix) are vectorised over the matching rows; only the documents a page shows
-are made.
+are made. The index never changes: the rows holding a keyword, and each name's best match of a keyword for
+the ranking, are kept for the keywords searched last (:class:`Kept`, bounded by the bytes it holds), so a
+keyword searched again costs no search of the texts.
 
 >>> ix = PlaceIndex(["cafe|food", "bakery|cafe", "tea|drink"], names=["cafe", "bakery", "tea"])
 >>> ix.rows_with(["cafe"]).tolist(), ix.rows_with(["ea"]).tolist(), ix.rows_with(["zz"]).tolist()
@@ -21,12 +23,54 @@ are made.
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
 
 import numpy as np
 
-__all__ = ["Joined", "PlaceIndex", "haversine_many", "top_order"]
+__all__ = ["Joined", "Kept", "PlaceIndex", "haversine_many", "top_order"]
 
 EARTH_M = 6371008.8
+KEPT_BYTES = 16 * 1024 * 1024     # the arrays kept for the keywords searched last, at most (per table)
+
+
+class Kept:
+    """Read-only arrays made by ``make(key)``, kept for the keys used last, up to ``limit`` bytes in all.
+
+    >>> kept = Kept(lambda key: np.arange(key), limit=100)
+    >>> kept.get(3).tolist(), kept.get(3) is kept.get(3), kept.get(20).size, len(kept.items)   # 160 bytes > 100
+    ([0, 1, 2], True, 20, 1)
+    """
+
+    def __init__(self, make, limit: int = KEPT_BYTES):
+        self.make, self.limit = make, limit
+        self.items: OrderedDict = OrderedDict()
+        self.bytes = 0
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _size(value) -> int:
+        return sum(a.nbytes for a in value) if isinstance(value, tuple) else value.nbytes
+
+    def get(self, key):
+        with self._lock:
+            found = self.items.get(key)
+            if found is not None:
+                self.items.move_to_end(key)
+                return found
+        value = self.make(key)
+        for a in value if isinstance(value, tuple) else (value,):
+            a.flags.writeable = False           # shared by every search that asks for it: never changed
+        size = self._size(value)
+        if size <= self.limit:
+            with self._lock:
+                if key not in self.items:
+                    self.items[key] = value
+                    self.bytes += size
+                    while self.bytes > self.limit:
+                        _, old = self.items.popitem(last=False)
+                        self.bytes -= self._size(old)
+        return value
 
 
 class Joined:
@@ -72,17 +116,12 @@ class PlaceIndex:
     def __init__(self, texts: list[str], names: list[str]):
         self.text, self.names = Joined(texts), Joined(names)
         self.size = len(texts)
+        self._rows = Kept(lambda needle: self._rows_of(self.positions(needle)))
+        self._name_best = Kept(self._best_in_names)
 
     def positions(self, needle: str) -> np.ndarray:
         """Ascending start positions of ``needle`` in the joined search texts."""
         return self.text.positions(needle)
-
-    def _positions(self, needle: str, memo: dict | None) -> np.ndarray:
-        if memo is None:
-            return self.positions(needle)
-        if needle not in memo:
-            memo[needle] = self.positions(needle)
-        return memo[needle]
 
     def _rows_of(self, pos: np.ndarray) -> np.ndarray:
         rows = self.text.row_of[pos]
@@ -92,12 +131,13 @@ class PlaceIndex:
 
     def rows_with(self, needles: list[str], memo: dict | None = None) -> np.ndarray:
         """Ascending row numbers of the texts holding every needle (``memo``: positions already found for
-        this search, by needle)."""
+        this search, by needle; the rows of any other needle are kept for the next searches). Read-only."""
         if not needles:
             return np.arange(self.size)
         found = None
         for needle in sorted(set(needles), key=len, reverse=True):
-            rows = self._rows_of(self._positions(needle, memo))
+            rows = self._rows.get(needle) if memo is None or needle not in memo else \
+                self._rows_of(memo[needle])
             found = rows if found is None else found[np.isin(found, rows, assume_unique=True)]
             if not found.size:
                 break
@@ -107,18 +147,26 @@ class PlaceIndex:
         """Per row of ``rows`` (ascending): 0 name equals ``whole``, 1 starts with it, 2 holds it, else 3.
         Found in the names alone (far fewer matches than in the whole search texts)."""
         rank = np.full(rows.size, 3, dtype=np.int8)
-        N = self.names
-        pos = N.positions(whole)
-        if not pos.size or not rows.size:
+        if not rows.size:
             return rank
-        prow = N.row_of[pos]
-        r = np.where(pos == N.starts[prow], np.where(N.lengths[prow] == len(whole), 0, 1), 2).astype(np.int8)
-        first = np.flatnonzero(np.concatenate(([True], prow[1:] != prow[:-1])))   # positions ascend: rows too
-        best, prow = np.minimum.reduceat(r, first), prow[first]                    # each row's best match
+        prow, best = self._name_best.get(whole)
+        if not prow.size:
+            return rank
         at = np.searchsorted(rows, prow)
         ok = (at < rows.size) & (rows[np.minimum(at, rows.size - 1)] == prow)
         rank[at[ok]] = best[ok]
         return rank
+
+    def _best_in_names(self, whole: str) -> tuple[np.ndarray, np.ndarray]:
+        """The rows whose name holds ``whole`` (ascending) and each one's best match: 0 equal, 1 starts, 2 holds."""
+        N = self.names
+        pos = N.positions(whole)
+        if not pos.size:
+            return np.empty(0, dtype=np.int64), np.empty(0, dtype=np.int8)
+        prow = N.row_of[pos]
+        r = np.where(pos == N.starts[prow], np.where(N.lengths[prow] == len(whole), 0, 1), 2).astype(np.int8)
+        first = np.flatnonzero(np.concatenate(([True], prow[1:] != prow[:-1])))   # positions ascend: rows too
+        return prow[first], np.minimum.reduceat(r, first)                          # each row's best match
 
 
 def haversine_many(x: float, y: float, px: np.ndarray, py: np.ndarray) -> np.ndarray:

@@ -53,7 +53,9 @@ def _answer(fmt: str, meta: dict, documents: list) -> Response:
     body = {"meta": meta, "documents": documents}
     if fmt == "xml":
         return Response(to_xml(body), media_type=XML_TYPE)
-    return json_response(body)
+    # finite: the documents' numbers are counts and coordinates of places in the city (transcoord refuses a
+    # result that is not finite); the parameters that are floats are refused when not finite
+    return json_response(body, finite=True)
 
 
 async def _start(request: Request, api: str) -> tuple[str, Params]:
