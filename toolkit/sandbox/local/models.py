@@ -307,11 +307,53 @@ class World:
                 ids = P["id"]
                 id_rank = np.empty(self.size, dtype=np.int64)
                 id_rank[sorted(range(self.size), key=ids.__getitem__)] = np.arange(self.size)
-                self.__dict__["_place_arrays"] = {
-                    "x": np.asarray(P["_x"], dtype=np.float64), "y": np.asarray(P["_y"], dtype=np.float64),
-                    "b_code": np.asarray(P["b_code"], dtype=str), "h_code": np.asarray(P["h_code"], dtype=str),
-                    "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank}
+                x, y = np.asarray(P["_x"], dtype=np.float64), np.asarray(P["_y"], dtype=np.float64)
+                arrays = {"x": x, "y": y, "b_code": np.asarray(P["b_code"], dtype=str),
+                          "h_code": np.asarray(P["h_code"], dtype=str),
+                          "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank,
+                          # every place lies in this box (NaN: never): a rect holding it filters nothing
+                          "box": (float(x.min()), float(x.max()), float(y.min()), float(y.max())) if x.size
+                          else (math.nan,) * 4}
+                for col in ("b_code", "h_code"):
+                    # codes as numbers (ten ASCII digits each, "" as -1): a prefix is a range of numbers
+                    codes = P[col]
+                    if all(c == "" or _CODE.match(c) for c in codes):
+                        arrays[col + "_int"] = np.array([int(c) if c else -1 for c in codes], dtype=np.int64)
+                self.__dict__["_place_arrays"] = arrays
             return self.__dict__["_place_arrays"]
+
+    def ranked_rows(self, needles: tuple[str, ...]):
+        """The rows whose search text holds every needle in accuracy order (name equal to the joined needles,
+        starts with it, holds it, category only; then id) and each one's rank (0-3), read-only and kept for
+        the keywords searched last: the filters of a search keep this order, so its first page is a slice."""
+        kept = self.__dict__.get("_ranked")
+        if kept is None:
+            from .placeindex import Kept
+
+            with self._lock:
+                kept = self.__dict__.setdefault("_ranked", Kept(self._rank_rows))
+        return kept.get(needles)
+
+    def _rank_rows(self, needles: tuple[str, ...]):
+        import numpy as np
+
+        index = self.place_index
+        rows = index.rows_with(list(needles))
+        rank = index.name_rank(rows, "".join(needles))
+        order = np.lexsort((self.place_arrays["id_rank"][rows], rank))
+        return rows[order], rank[order]
+
+    def code_prefix_mask(self, rows, column: str, prefix: str):
+        """Per row of ``rows``: does its ``column`` (b_code or h_code) start with ``prefix``?"""
+        import numpy as np
+
+        A = self.place_arrays
+        codes = A.get(column + "_int")
+        if codes is None or not (0 < len(prefix) <= 10 and prefix.isascii() and prefix.isdigit()):
+            return np.char.startswith(A[column][rows], prefix)
+        scale = 10 ** (10 - len(prefix))
+        got = codes[rows]
+        return (got >= int(prefix) * scale) & (got < (int(prefix) + 1) * scale)
 
     def category_rows(self, group: str):
         """Ascending row numbers of one category group's places (kept per group)."""
@@ -707,40 +749,52 @@ class Model:
         P, A = w.places, w.place_arrays
         ids = P["id"]
         same_name = None
-        rows = None
+        rows = rank = None
         needles: list[str] = []
+        keep = None                                  # the rows the filters keep (a mask), None: all
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
-            memo: dict = {}                       # positions of each needle, found once per search
-            rows = w.place_index.rows_with(needles, memo)
+            if needles:
+                rows, rank = w.ranked_rows(tuple(needles))          # in accuracy order
+            else:
+                rows = w.place_index.rows_with(needles)
             if prefix:
-                codes = A["h_code"] if prefix.startswith("H") else A["b_code"]
-                rows = rows[np.char.startswith(codes[rows], prefix.lstrip("H"))]
+                keep = w.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code",
+                                          prefix.lstrip("H"))
         if category:
-            in_group = w.category_rows(category)
-            rows = in_group if rows is None else rows[np.isin(rows, in_group, assume_unique=True)]
+            if rows is None:
+                rows = w.category_rows(category)
+            else:
+                got = A["group"][rows] == category
+                keep = got if keep is None else keep & got
         if rows is None:
             rows = np.arange(w.size)
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            px, py = A["x"][rows], A["y"][rows]
-            rows = rows[(lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)]
+            bx1, bx2, by1, by2 = A["box"]
+            if not (lx <= bx1 and bx2 <= hx and ly <= by1 and by2 <= hy):   # else every place is inside
+                px, py = A["x"][rows], A["y"][rows]
+                got = (lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)
+                keep = got if keep is None else keep & got
+        if keep is not None:
+            rows = rows[keep]
+            rank = None if rank is None else rank[keep]
         dist = None
         if x is not None:
             dist = haversine_many(x, y, A["x"][rows], A["y"][rows])
             if radius is not None:
                 keep = dist <= radius
                 rows, dist = rows[keep], dist[keep]
+                rank = None if rank is None else rank[keep]
         if sort == "distance" or (dist is not None and dist.size and not needles):
             keys = [dist, A["id_rank"][rows]]
-        elif needles:
-            rank = w.place_index.name_rank(rows, "".join(needles))
-            keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
+        elif needles and dist is not None:
+            keys = [rank, dist, A["id_rank"][rows]]
         else:
-            keys = None                                      # row order
+            keys = None                     # row order: accuracy order for a keyword (kept so), else id order
         fields = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                   "address_name", "road_address_name", "x", "y")
 
