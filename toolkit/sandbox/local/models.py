@@ -81,6 +81,7 @@ SIDO_ALIASES = ("부산광역시", "부산시", "부산")
 NEAR_REGION_M = 30.0
 NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
+REGION_CELL = 0.00025           # degrees (about 23 m x 28 m): coord2regioncode's answers are kept per cell
 PLACE_URL = "https://place.sandbox.invalid/"
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
@@ -94,6 +95,15 @@ def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
     dp, dl = p2 - p1, math.radians(x2 - x1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * 6371008.8 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def _haversine_pairs(x1, y1, x2, y2):
+    """Metres between the points of two arrays, pair by pair (the formula of :func:`haversine`)."""
+    import numpy as np
+
+    p1, p2 = np.radians(y1), np.radians(y2)
+    a = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(np.radians(x2 - x1) / 2) ** 2
+    return 2 * 6371008.8 * np.arcsin(np.sqrt(np.minimum(1.0, a)))
 
 
 def _fmt(v: float) -> str:
@@ -421,21 +431,7 @@ class World:
         from .placeindex import haversine_many
 
         A = self.address_arrays
-        cx, cy = int(x / 0.002), int(y / 0.002)
-        reach = max(1, int(max_m / 150) + 1)
-        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
-        idx = near.get((cx, cy, reach))
-        if idx is None:
-            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
-                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
-            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
-        if not idx.size:
-            return None
-        if b_code:
-            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
-                idx = idx[A["b_int"][idx] == int(b_code)]
-            else:
-                idx = idx[A["b_code"][idx] == b_code]
+        idx = self._candidates(int(x / 0.002), int(y / 0.002), max(1, int(max_m / 150) + 1), b_code)
         if not idx.size:
             return None
         d = haversine_many(x, y, A["x"][idx], A["y"][idx])
@@ -449,6 +445,90 @@ class World:
             if dd < best_d or (dd == best_d and best is not None and a["address_name"] < best["address_name"]):
                 best, best_d = a, dd
         return best
+
+    def _candidates(self, cx: int, cy: int, reach: int, b_code: str | None = None):
+        """Positions in :attr:`addresses` of the addresses in the grid cells within ``reach`` cells of (cx, cy),
+        in grid order (of legal region ``b_code`` when given)."""
+        import numpy as np
+
+        A = self.address_arrays
+        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
+        idx = near.get((cx, cy, reach))
+        if idx is None:
+            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
+                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
+            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
+        if b_code and idx.size:
+            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
+                idx = idx[A["b_int"][idx] == int(b_code)]
+            else:
+                idx = idx[A["b_code"][idx] == b_code]
+        return idx
+
+    def region_codes(self, x: float, y: float) -> tuple[str | None, str | None]:
+        """(:meth:`b_region`, :meth:`h_region`) of a point: the same codes, read from its cell of
+        ``REGION_CELL`` degrees when one answer holds for every point of the cell (kept per cell, computed on
+        the cell's first use by :meth:`_cell_codes`), else computed for the point."""
+        key = (int(x / REGION_CELL), int(y / REGION_CELL), int(x / 0.002), int(y / 0.002))
+        cache = self.__dict__.setdefault("_region_cells", {})
+        found = cache.get(key)
+        if found is None:
+            found = self._cell_codes(*key)
+            if len(cache) >= 100_000:          # at most ~15 MB
+                cache.clear()
+            cache[key] = found
+        if found:
+            return found
+        b = self.b_region(x, y)
+        return b, (None if b is None else self.h_region(b, x, y))
+
+    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int):
+        """(B, H) when every point of the cell (fx, fy) of ``REGION_CELL`` degrees (of grid cell (cx, cy) of
+        0.002°) has them, else ``()``. B: the cell lies inside one polygon's interior and touches no other of
+        its level (the 리 level first, as :meth:`b_region`). H (:meth:`h_region`): every address of B that
+        :meth:`nearest_address` may read is more than 200 m (+1 m) from the cell, or one of them is less than
+        200 m (-1 m) from all of the cell and every address of another administrative dong is farther (by
+        1 m) from all of the cell than it is. Distances to the cell: the clamped point (nearest), the corners
+        (farthest); the 1 m margins hold their error (under a millimetre for cells of tens of metres)."""
+        import numpy as np
+        from shapely.geometry import box
+
+        eps = 1e-7                      # the points whose cell is (fx, fy), division rounding included
+        x1, y1 = fx * REGION_CELL - eps, fy * REGION_CELL - eps
+        x2, y2 = (fx + 1) * REGION_CELL + eps, (fy + 1) * REGION_CELL + eps
+        cell = box(x1, y1, x2, y2)
+        b = None
+        for lvl in ("ri", "emd"):
+            hits = self.trees[lvl].query(cell, predicate="intersects")
+            if len(hits) > 1:
+                return ()
+            if len(hits) == 1:
+                geom, b = self.polys[lvl][int(hits[0])]
+                if not geom.contains_properly(cell):
+                    return ()
+                break
+        if b is None:
+            return ()
+        hs = self.h_of_b.get(b) or self.h_of_b.get(b[:8] + "00")
+        fallback = hs[0] if hs else None
+        idx = self._candidates(cx, cy, max(1, int(H_FROM_ADDRESS_M / 150) + 1), b)
+        if not idx.size:
+            return (b, fallback)
+        A = self.address_arrays
+        kx, ky = A["x"][idx], A["y"][idx]
+        near = _haversine_pairs(kx, ky, np.clip(kx, x1, x2), np.clip(ky, y1, y2))
+        if bool((near > H_FROM_ADDRESS_M + 1.0).all()):
+            return (b, fallback)
+        far = np.maximum.reduce([_haversine_pairs(kx, ky, np.full_like(kx, cxx), np.full_like(ky, cyy))
+                                 for cxx in (x1, x2) for cyy in (y1, y2)])
+        j = int(far.argmin())
+        if not far[j] < H_FROM_ADDRESS_M - 1.0:
+            return ()
+        h = self.addresses[int(idx[j])]["h_code"]
+        other = np.array([self.addresses[i]["h_code"] != h for i in idx.tolist()])
+        if bool((near[other] > far[j] + 1.0).all()):
+            return (b, h)
+        return ()
 
     def h_region(self, b_code: str, x: float, y: float) -> str | None:
         near = self.nearest_address(x, y, H_FROM_ADDRESS_M, b_code)
@@ -656,7 +736,7 @@ class Model:
         w = self.world()
         if not w.in_city_bbox(x, y):
             return []
-        b = w.b_region(x, y)
+        b, h = w.region_codes(x, y)
 
         def out(px, py):
             ox, oy = transform(px, py, "WGS84", output_coord)
@@ -672,7 +752,6 @@ class Model:
         bdoc["region_4depth_name"] = p["region_4depth_name"]
         bdoc.update(code=b, x=bx, y=by)
         docs = [bdoc]
-        h = w.h_region(b, x, y)
         if h is not None:
             r = w.h_names[h]
             hx, hy = out(*w.h_centre.get(h, (p["x"], p["y"])))
