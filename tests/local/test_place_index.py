@@ -222,3 +222,16 @@ def test_kept_accuracy_order_is_the_rank_then_id_order(model):
                           key=lambda i: (r(i), P["id"][i]))
         assert rows.tolist() == expected and rank.tolist() == [r(i) for i in expected], needles
         assert not rows.flags.writeable and not rank.flags.writeable
+
+
+def test_documents_are_copies_of_the_kept_ones(model):
+    """A place's document is kept to be copied: changing a document a search returned changes no other answer."""
+    for kw in ({"rect": CITY}, {"x": SEOMYEON[0], "y": SEOMYEON[1], "radius": 3000}):
+        first, _ = model.search_places(query="약국", **kw)
+        shown = first[:15]
+        for doc in shown:
+            doc["place_name"] = "changed"
+            doc.pop("id")
+        again, _ = model.search_places(query="약국", **kw)
+        assert (len(again), again[:45]) == reference(model, query="약국", **kw)
+        assert again[2:4] == reference(model, query="약국", **kw)[1][2:4]

@@ -83,6 +83,9 @@ NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
 REGION_CELL = 0.00025           # degrees (about 23 m x 28 m): coord2regioncode's answers are kept per cell
 PLACE_URL = "https://place.sandbox.invalid/"
+PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                "address_name", "road_address_name", "x", "y")
+PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
@@ -154,13 +157,11 @@ class _Ranked(Sequence):
         return int(self.rows.size)
 
     def _first(self, k: int):
-        import numpy as np
-
         n = len(self)
         k = n if k is None or k >= n else k
-        if k > self._known and self.keys is None:
-            self._order, self._known = np.arange(n), n
-        elif k > self._known:
+        if self.keys is None:
+            return range(k)                        # row order
+        if k > self._known:
             from .placeindex import top_order
 
             self._order = top_order(self.keys, 0 if k == n else k)
@@ -331,6 +332,22 @@ class World:
                         arrays[col + "_int"] = np.array([int(c) if c else -1 for c in codes], dtype=np.int64)
                 self.__dict__["_place_arrays"] = arrays
             return self.__dict__["_place_arrays"]
+
+    def place_doc(self, i: int) -> dict:
+        """A new document of place row ``i`` (without ``distance``), copied from the one kept for the places
+        shown last (at most ``PLACE_DOCS_KEPT``)."""
+        docs = self.__dict__.get("_place_docs")
+        if docs is None:
+            docs = self.__dict__.setdefault("_place_docs", {})
+        doc = docs.get(i)
+        if doc is None:
+            P = self.places
+            doc = {k: P[k][i] for k in PLACE_FIELDS}
+            doc["place_url"] = PLACE_URL + P["id"][i]
+            if len(docs) >= PLACE_DOCS_KEPT:
+                docs.clear()
+            docs[i] = doc
+        return doc.copy()
 
     def ranked_rows(self, needles: tuple[str, ...]):
         """The rows whose search text holds every needle in accuracy order (name equal to the joined needles,
@@ -874,13 +891,10 @@ class Model:
             keys = [rank, dist, A["id_rank"][rows]]
         else:
             keys = None                     # row order: accuracy order for a keyword (kept so), else id order
-        fields = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
-                  "address_name", "road_address_name", "x", "y")
+        place_doc = w.place_doc
 
         def document(j: int) -> dict:            # j: a position in rows
-            i = int(rows[j])
-            doc = {k: P[k][i] for k in fields}
-            doc["place_url"] = PLACE_URL + ids[i]
+            doc = place_doc(int(rows[j]))
             if dist is not None:
                 doc["distance"] = str(int(round(float(dist[j]))))
             elif query is None:
