@@ -81,7 +81,8 @@ SIDO_ALIASES = ("부산광역시", "부산시", "부산")
 NEAR_REGION_M = 30.0
 NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
-REGION_CELL = 0.00025           # degrees (about 23 m x 28 m): coord2regioncode's answers are kept per cell
+REGION_CELLS = (0.00025, 0.0000625)   # degrees (about 23 m x 28 m, then 6 m x 7 m): coord2regioncode's
+                                      # answers are kept per cell (the finer one where the larger has none)
 PLACE_URL = "https://place.sandbox.invalid/"
 PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                 "address_name", "road_address_name", "x", "y")
@@ -484,23 +485,25 @@ class World:
 
     def region_codes(self, x: float, y: float) -> tuple[str | None, str | None]:
         """(:meth:`b_region`, :meth:`h_region`) of a point: the same codes, read from its cell of
-        ``REGION_CELL`` degrees when one answer holds for every point of the cell (kept per cell, computed on
-        the cell's first use by :meth:`_cell_codes`), else computed for the point."""
-        key = (int(x / REGION_CELL), int(y / REGION_CELL), int(x / 0.002), int(y / 0.002))
+        ``REGION_CELLS[0]`` degrees when one answer holds for every point of the cell (kept per cell, computed
+        on the cell's first use by :meth:`_cell_codes`), else from its finer cell (``REGION_CELLS[1]``), else
+        computed for the point."""
         cache = self.__dict__.setdefault("_region_cells", {})
-        found = cache.get(key)
-        if found is None:
-            found = self._cell_codes(*key)
-            if len(cache) >= 100_000:          # at most ~15 MB
-                cache.clear()
-            cache[key] = found
-        if found:
-            return found
+        for size in REGION_CELLS:
+            key = (int(x / size), int(y / size), int(x / 0.002), int(y / 0.002), size)
+            found = cache.get(key)
+            if found is None:
+                found = self._cell_codes(*key)
+                if len(cache) >= 100_000:          # at most ~15 MB
+                    cache.clear()
+                cache[key] = found
+            if found:
+                return found
         b = self.b_region(x, y)
         return b, (None if b is None else self.h_region(b, x, y))
 
-    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int):
-        """(B, H) when every point of the cell (fx, fy) of ``REGION_CELL`` degrees (of grid cell (cx, cy) of
+    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int, size: float = None):
+        """(B, H) when every point of the cell (fx, fy) of ``size`` degrees (of grid cell (cx, cy) of
         0.002°) has them, else ``()``. B: the cell lies inside one polygon's interior and touches no other of
         its level (the 리 level first, as :meth:`b_region`). H (:meth:`h_region`): every address of B that
         :meth:`nearest_address` may read is more than 200 m (+1 m) from the cell, or one of them is less than
@@ -510,9 +513,10 @@ class World:
         import numpy as np
         from shapely.geometry import box
 
+        size = size or REGION_CELLS[0]
         eps = 1e-7                      # the points whose cell is (fx, fy), division rounding included
-        x1, y1 = fx * REGION_CELL - eps, fy * REGION_CELL - eps
-        x2, y2 = (fx + 1) * REGION_CELL + eps, (fy + 1) * REGION_CELL + eps
+        x1, y1 = fx * size - eps, fy * size - eps
+        x2, y2 = (fx + 1) * size + eps, (fy + 1) * size + eps
         cell = box(x1, y1, x2, y2)
         b = None
         for lvl in ("ri", "emd"):
@@ -762,6 +766,17 @@ class Model:
         if b is None:
             ox, oy = out(x, y)
             return [{"region_type": t, "address_name": "", "code": "", "x": ox, "y": oy} for t in ("B", "H")]
+        kept = w.__dict__.setdefault("_region_docs", {})   # (B, H, output_coord) -> the documents, copied
+        found = kept.get((b, h, output_coord))
+        if found is None:
+            found = self._region_docs(b, h, out)
+            if len(kept) >= 20_000:
+                kept.clear()
+            kept[(b, h, output_coord)] = found
+        return [d.copy() for d in found]
+
+    def _region_docs(self, b: str, h: str | None, out) -> list[dict]:
+        w = self.world()
         p = w.regions[b]
         bx, by = out(p["x"], p["y"])
         bdoc = {"region_type": "B", "address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
