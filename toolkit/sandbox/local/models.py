@@ -538,17 +538,20 @@ class World:
         A = self.address_arrays
         kx, ky = A["x"][idx], A["y"][idx]
         near = _haversine_pairs(kx, ky, np.clip(kx, x1, x2), np.clip(ky, y1, y2))
-        if bool((near > H_FROM_ADDRESS_M + 1.0).all()):
+        close = near <= H_FROM_ADDRESS_M + 1.0     # the others are farther than 200 m from all of the cell
+        if not close.any():
             return (b, fallback)
-        far = np.maximum.reduce([_haversine_pairs(kx, ky, np.full_like(kx, cxx), np.full_like(ky, cyy))
-                                 for cxx in (x1, x2) for cyy in (y1, y2)])
+        idx, kx, ky, near = idx[close], kx[close], ky[close], near[close]
+        far = np.maximum.reduce([_haversine_pairs(kx, ky, cxx, cyy) for cxx in (x1, x2) for cyy in (y1, y2)])
         j = int(far.argmin())
         if not far[j] < H_FROM_ADDRESS_M - 1.0:
             return ()
-        h = self.addresses[int(idx[j])]["h_code"]
-        other = np.array([self.addresses[i]["h_code"] != h for i in idx.tolist()])
+        h_codes = A.get("h_code")
+        if h_codes is None:
+            h_codes = A["h_code"] = np.array([a["h_code"] for a in self.addresses])
+        other = h_codes[idx] != h_codes[idx[j]]
         if bool((near[other] > far[j] + 1.0).all()):
-            return (b, h)
+            return (b, self.addresses[int(idx[j])]["h_code"])
         return ()
 
     def h_region(self, b_code: str, x: float, y: float) -> str | None:
