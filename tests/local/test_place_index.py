@@ -188,3 +188,50 @@ def test_kept_arrays_stay_within_their_bound():
     assert list(kept.items) == [40, 30] and kept.bytes == 70
     kept.get(50)                                   # 120 bytes: the one used least recently goes
     assert list(kept.items) == [30, 50] and kept.bytes == 80
+
+
+def test_code_prefix_as_a_range_of_numbers_equals_startswith(model):
+    """Region prefixes are compared as ranges of ten-digit numbers: the same rows as str.startswith."""
+    import numpy as np
+
+    w = model.world()
+    P = w.places
+    rng = random.Random(4)
+    rows = np.array(sorted(rng.sample(range(w.size), 3000)))
+    for col in ("b_code", "h_code"):
+        codes = [c for c in P[col] if c]
+        for prefix in ["26", "2623", "26230", "262306", "26230600", rng.choice(codes), rng.choice(codes)[:7], "9",
+                       "0", "H2", "", "2623060000x"]:
+            got = w.code_prefix_mask(rows, col, prefix).tolist()
+            assert got == [P[col][i].startswith(prefix) for i in rows.tolist()], (col, prefix)
+
+
+def test_kept_accuracy_order_is_the_rank_then_id_order(model):
+    """The rows of a keyword kept in accuracy order: rank (name equal, starts, holds, category only), then id."""
+    w = model.world()
+    P = w.places
+    for needles in (("카페",), ("부산",), ("스타", "벅스"), ("약국",)):
+        rows, rank = w.ranked_rows(needles)
+        whole = "".join(needles)
+
+        def r(i):
+            name = P["_name"][i]
+            return 0 if name == whole else 1 if name.startswith(whole) else 2 if whole in name else 3
+
+        expected = sorted((i for i in range(w.size) if all(n in P["_text"][i] for n in needles)),
+                          key=lambda i: (r(i), P["id"][i]))
+        assert rows.tolist() == expected and rank.tolist() == [r(i) for i in expected], needles
+        assert not rows.flags.writeable and not rank.flags.writeable
+
+
+def test_documents_are_copies_of_the_kept_ones(model):
+    """A place's document is kept to be copied: changing a document a search returned changes no other answer."""
+    for kw in ({"rect": CITY}, {"x": SEOMYEON[0], "y": SEOMYEON[1], "radius": 3000}):
+        first, _ = model.search_places(query="약국", **kw)
+        shown = first[:15]
+        for doc in shown:
+            doc["place_name"] = "changed"
+            doc.pop("id")
+        again, _ = model.search_places(query="약국", **kw)
+        assert (len(again), again[:45]) == reference(model, query="약국", **kw)
+        assert again[2:4] == reference(model, query="약국", **kw)[1][2:4]

@@ -81,7 +81,12 @@ SIDO_ALIASES = ("부산광역시", "부산시", "부산")
 NEAR_REGION_M = 30.0
 NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
+REGION_CELLS = (0.00025, 0.0000625)   # degrees (about 23 m x 28 m, then 6 m x 7 m): coord2regioncode's
+                                      # answers are kept per cell (the finer one where the larger has none)
 PLACE_URL = "https://place.sandbox.invalid/"
+PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
+                "address_name", "road_address_name", "x", "y")
+PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
@@ -94,6 +99,15 @@ def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
     dp, dl = p2 - p1, math.radians(x2 - x1)
     a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
     return 2 * 6371008.8 * math.asin(math.sqrt(min(1.0, a)))
+
+
+def _haversine_pairs(x1, y1, x2, y2):
+    """Metres between the points of two arrays, pair by pair (the formula of :func:`haversine`)."""
+    import numpy as np
+
+    p1, p2 = np.radians(y1), np.radians(y2)
+    a = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(np.radians(x2 - x1) / 2) ** 2
+    return 2 * 6371008.8 * np.arcsin(np.sqrt(np.minimum(1.0, a)))
 
 
 def _fmt(v: float) -> str:
@@ -144,13 +158,11 @@ class _Ranked(Sequence):
         return int(self.rows.size)
 
     def _first(self, k: int):
-        import numpy as np
-
         n = len(self)
         k = n if k is None or k >= n else k
-        if k > self._known and self.keys is None:
-            self._order, self._known = np.arange(n), n
-        elif k > self._known:
+        if self.keys is None:
+            return range(k)                        # row order
+        if k > self._known:
             from .placeindex import top_order
 
             self._order = top_order(self.keys, 0 if k == n else k)
@@ -307,11 +319,69 @@ class World:
                 ids = P["id"]
                 id_rank = np.empty(self.size, dtype=np.int64)
                 id_rank[sorted(range(self.size), key=ids.__getitem__)] = np.arange(self.size)
-                self.__dict__["_place_arrays"] = {
-                    "x": np.asarray(P["_x"], dtype=np.float64), "y": np.asarray(P["_y"], dtype=np.float64),
-                    "b_code": np.asarray(P["b_code"], dtype=str), "h_code": np.asarray(P["h_code"], dtype=str),
-                    "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank}
+                x, y = np.asarray(P["_x"], dtype=np.float64), np.asarray(P["_y"], dtype=np.float64)
+                arrays = {"x": x, "y": y, "b_code": np.asarray(P["b_code"], dtype=str),
+                          "h_code": np.asarray(P["h_code"], dtype=str),
+                          "group": np.asarray(P["category_group_code"], dtype=str), "id_rank": id_rank,
+                          # every place lies in this box (NaN: never): a rect holding it filters nothing
+                          "box": (float(x.min()), float(x.max()), float(y.min()), float(y.max())) if x.size
+                          else (math.nan,) * 4}
+                for col in ("b_code", "h_code"):
+                    # codes as numbers (ten ASCII digits each, "" as -1): a prefix is a range of numbers
+                    codes = P[col]
+                    if all(c == "" or _CODE.match(c) for c in codes):
+                        arrays[col + "_int"] = np.array([int(c) if c else -1 for c in codes], dtype=np.int64)
+                self.__dict__["_place_arrays"] = arrays
             return self.__dict__["_place_arrays"]
+
+    def place_doc(self, i: int) -> dict:
+        """A new document of place row ``i`` (without ``distance``), copied from the one kept for the places
+        shown last (at most ``PLACE_DOCS_KEPT``)."""
+        docs = self.__dict__.get("_place_docs")
+        if docs is None:
+            docs = self.__dict__.setdefault("_place_docs", {})
+        doc = docs.get(i)
+        if doc is None:
+            P = self.places
+            doc = {k: P[k][i] for k in PLACE_FIELDS}
+            doc["place_url"] = PLACE_URL + P["id"][i]
+            if len(docs) >= PLACE_DOCS_KEPT:
+                docs.clear()
+            docs[i] = doc
+        return doc.copy()
+
+    def ranked_rows(self, needles: tuple[str, ...]):
+        """The rows whose search text holds every needle in accuracy order (name equal to the joined needles,
+        starts with it, holds it, category only; then id) and each one's rank (0-3), read-only and kept for
+        the keywords searched last: the filters of a search keep this order, so its first page is a slice."""
+        kept = self.__dict__.get("_ranked")
+        if kept is None:
+            from .placeindex import Kept
+
+            with self._lock:
+                kept = self.__dict__.setdefault("_ranked", Kept(self._rank_rows))
+        return kept.get(needles)
+
+    def _rank_rows(self, needles: tuple[str, ...]):
+        import numpy as np
+
+        index = self.place_index
+        rows = index.rows_with(list(needles))
+        rank = index.name_rank(rows, "".join(needles))
+        order = np.lexsort((self.place_arrays["id_rank"][rows], rank))
+        return rows[order], rank[order]
+
+    def code_prefix_mask(self, rows, column: str, prefix: str):
+        """Per row of ``rows``: does its ``column`` (b_code or h_code) start with ``prefix``?"""
+        import numpy as np
+
+        A = self.place_arrays
+        codes = A.get(column + "_int")
+        if codes is None or not (0 < len(prefix) <= 10 and prefix.isascii() and prefix.isdigit()):
+            return np.char.startswith(A[column][rows], prefix)
+        scale = 10 ** (10 - len(prefix))
+        got = codes[rows]
+        return (got >= int(prefix) * scale) & (got < (int(prefix) + 1) * scale)
 
     def category_rows(self, group: str):
         """Ascending row numbers of one category group's places (kept per group)."""
@@ -379,21 +449,7 @@ class World:
         from .placeindex import haversine_many
 
         A = self.address_arrays
-        cx, cy = int(x / 0.002), int(y / 0.002)
-        reach = max(1, int(max_m / 150) + 1)
-        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
-        idx = near.get((cx, cy, reach))
-        if idx is None:
-            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
-                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
-            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
-        if not idx.size:
-            return None
-        if b_code:
-            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
-                idx = idx[A["b_int"][idx] == int(b_code)]
-            else:
-                idx = idx[A["b_code"][idx] == b_code]
+        idx = self._candidates(int(x / 0.002), int(y / 0.002), max(1, int(max_m / 150) + 1), b_code)
         if not idx.size:
             return None
         d = haversine_many(x, y, A["x"][idx], A["y"][idx])
@@ -407,6 +463,96 @@ class World:
             if dd < best_d or (dd == best_d and best is not None and a["address_name"] < best["address_name"]):
                 best, best_d = a, dd
         return best
+
+    def _candidates(self, cx: int, cy: int, reach: int, b_code: str | None = None):
+        """Positions in :attr:`addresses` of the addresses in the grid cells within ``reach`` cells of (cx, cy),
+        in grid order (of legal region ``b_code`` when given)."""
+        import numpy as np
+
+        A = self.address_arrays
+        near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
+        idx = near.get((cx, cy, reach))
+        if idx is None:
+            parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
+                     for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
+            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
+        if b_code and idx.size:
+            if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
+                idx = idx[A["b_int"][idx] == int(b_code)]
+            else:
+                idx = idx[A["b_code"][idx] == b_code]
+        return idx
+
+    def region_codes(self, x: float, y: float) -> tuple[str | None, str | None]:
+        """(:meth:`b_region`, :meth:`h_region`) of a point: the same codes, read from its cell of
+        ``REGION_CELLS[0]`` degrees when one answer holds for every point of the cell (kept per cell, computed
+        on the cell's first use by :meth:`_cell_codes`), else from its finer cell (``REGION_CELLS[1]``), else
+        computed for the point."""
+        cache = self.__dict__.setdefault("_region_cells", {})
+        for size in REGION_CELLS:
+            key = (int(x / size), int(y / size), int(x / 0.002), int(y / 0.002), size)
+            found = cache.get(key)
+            if found is None:
+                found = self._cell_codes(*key)
+                if len(cache) >= 100_000:          # at most ~15 MB
+                    cache.clear()
+                cache[key] = found
+            if found:
+                return found
+        b = self.b_region(x, y)
+        return b, (None if b is None else self.h_region(b, x, y))
+
+    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int, size: float = None):
+        """(B, H) when every point of the cell (fx, fy) of ``size`` degrees (of grid cell (cx, cy) of
+        0.002°) has them, else ``()``. B: the cell lies inside one polygon's interior and touches no other of
+        its level (the 리 level first, as :meth:`b_region`). H (:meth:`h_region`): every address of B that
+        :meth:`nearest_address` may read is more than 200 m (+1 m) from the cell, or one of them is less than
+        200 m (-1 m) from all of the cell and every address of another administrative dong is farther (by
+        1 m) from all of the cell than it is. Distances to the cell: the clamped point (nearest), the corners
+        (farthest); the 1 m margins hold their error (under a millimetre for cells of tens of metres)."""
+        import numpy as np
+        from shapely.geometry import box
+
+        size = size or REGION_CELLS[0]
+        eps = 1e-7                      # the points whose cell is (fx, fy), division rounding included
+        x1, y1 = fx * size - eps, fy * size - eps
+        x2, y2 = (fx + 1) * size + eps, (fy + 1) * size + eps
+        cell = box(x1, y1, x2, y2)
+        b = None
+        for lvl in ("ri", "emd"):
+            hits = self.trees[lvl].query(cell, predicate="intersects")
+            if len(hits) > 1:
+                return ()
+            if len(hits) == 1:
+                geom, b = self.polys[lvl][int(hits[0])]
+                if not geom.contains_properly(cell):
+                    return ()
+                break
+        if b is None:
+            return ()
+        hs = self.h_of_b.get(b) or self.h_of_b.get(b[:8] + "00")
+        fallback = hs[0] if hs else None
+        idx = self._candidates(cx, cy, max(1, int(H_FROM_ADDRESS_M / 150) + 1), b)
+        if not idx.size:
+            return (b, fallback)
+        A = self.address_arrays
+        kx, ky = A["x"][idx], A["y"][idx]
+        near = _haversine_pairs(kx, ky, np.clip(kx, x1, x2), np.clip(ky, y1, y2))
+        close = near <= H_FROM_ADDRESS_M + 1.0     # the others are farther than 200 m from all of the cell
+        if not close.any():
+            return (b, fallback)
+        idx, kx, ky, near = idx[close], kx[close], ky[close], near[close]
+        far = np.maximum.reduce([_haversine_pairs(kx, ky, cxx, cyy) for cxx in (x1, x2) for cyy in (y1, y2)])
+        j = int(far.argmin())
+        if not far[j] < H_FROM_ADDRESS_M - 1.0:
+            return ()
+        h_codes = A.get("h_code")
+        if h_codes is None:
+            h_codes = A["h_code"] = np.array([a["h_code"] for a in self.addresses])
+        other = h_codes[idx] != h_codes[idx[j]]
+        if bool((near[other] > far[j] + 1.0).all()):
+            return (b, self.addresses[int(idx[j])]["h_code"])
+        return ()
 
     def h_region(self, b_code: str, x: float, y: float) -> str | None:
         near = self.nearest_address(x, y, H_FROM_ADDRESS_M, b_code)
@@ -614,7 +760,7 @@ class Model:
         w = self.world()
         if not w.in_city_bbox(x, y):
             return []
-        b = w.b_region(x, y)
+        b, h = w.region_codes(x, y)
 
         def out(px, py):
             ox, oy = transform(px, py, "WGS84", output_coord)
@@ -623,6 +769,17 @@ class Model:
         if b is None:
             ox, oy = out(x, y)
             return [{"region_type": t, "address_name": "", "code": "", "x": ox, "y": oy} for t in ("B", "H")]
+        kept = w.__dict__.setdefault("_region_docs", {})   # (B, H, output_coord) -> the documents, copied
+        found = kept.get((b, h, output_coord))
+        if found is None:
+            found = self._region_docs(b, h, out)
+            if len(kept) >= 20_000:
+                kept.clear()
+            kept[(b, h, output_coord)] = found
+        return [d.copy() for d in found]
+
+    def _region_docs(self, b: str, h: str | None, out) -> list[dict]:
+        w = self.world()
         p = w.regions[b]
         bx, by = out(p["x"], p["y"])
         bdoc = {"region_type": "B", "address_name": w.full_name(b), "region_1depth_name": p["region_1depth_name"],
@@ -630,7 +787,6 @@ class Model:
         bdoc["region_4depth_name"] = p["region_4depth_name"]
         bdoc.update(code=b, x=bx, y=by)
         docs = [bdoc]
-        h = w.h_region(b, x, y)
         if h is not None:
             r = w.h_names[h]
             hx, hy = out(*w.h_centre.get(h, (p["x"], p["y"])))
@@ -707,47 +863,56 @@ class Model:
         P, A = w.places, w.place_arrays
         ids = P["id"]
         same_name = None
-        rows = None
+        rows = rank = None
         needles: list[str] = []
+        keep = None                                  # the rows the filters keep (a mask), None: all
         if query is not None:
             names, keyword, prefix = self._recognise(query)
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
-            memo: dict = {}                       # positions of each needle, found once per search
-            rows = w.place_index.rows_with(needles, memo)
+            if needles:
+                rows, rank = w.ranked_rows(tuple(needles))          # in accuracy order
+            else:
+                rows = w.place_index.rows_with(needles)
             if prefix:
-                codes = A["h_code"] if prefix.startswith("H") else A["b_code"]
-                rows = rows[np.char.startswith(codes[rows], prefix.lstrip("H"))]
+                keep = w.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code",
+                                          prefix.lstrip("H"))
         if category:
-            in_group = w.category_rows(category)
-            rows = in_group if rows is None else rows[np.isin(rows, in_group, assume_unique=True)]
+            if rows is None:
+                rows = w.category_rows(category)
+            else:
+                got = A["group"][rows] == category
+                keep = got if keep is None else keep & got
         if rows is None:
             rows = np.arange(w.size)
         if rect:
             x1, y1, x2, y2 = rect
             lx, hx, ly, hy = min(x1, x2), max(x1, x2), min(y1, y2), max(y1, y2)
-            px, py = A["x"][rows], A["y"][rows]
-            rows = rows[(lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)]
+            bx1, bx2, by1, by2 = A["box"]
+            if not (lx <= bx1 and bx2 <= hx and ly <= by1 and by2 <= hy):   # else every place is inside
+                px, py = A["x"][rows], A["y"][rows]
+                got = (lx <= px) & (px <= hx) & (ly <= py) & (py <= hy)
+                keep = got if keep is None else keep & got
+        if keep is not None:
+            rows = rows[keep]
+            rank = None if rank is None else rank[keep]
         dist = None
         if x is not None:
             dist = haversine_many(x, y, A["x"][rows], A["y"][rows])
             if radius is not None:
                 keep = dist <= radius
                 rows, dist = rows[keep], dist[keep]
+                rank = None if rank is None else rank[keep]
         if sort == "distance" or (dist is not None and dist.size and not needles):
             keys = [dist, A["id_rank"][rows]]
-        elif needles:
-            rank = w.place_index.name_rank(rows, "".join(needles))
-            keys = [rank, dist if dist is not None else np.zeros(rows.size), A["id_rank"][rows]]
+        elif needles and dist is not None:
+            keys = [rank, dist, A["id_rank"][rows]]
         else:
-            keys = None                                      # row order
-        fields = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
-                  "address_name", "road_address_name", "x", "y")
+            keys = None                     # row order: accuracy order for a keyword (kept so), else id order
+        place_doc = w.place_doc
 
         def document(j: int) -> dict:            # j: a position in rows
-            i = int(rows[j])
-            doc = {k: P[k][i] for k in fields}
-            doc["place_url"] = PLACE_URL + ids[i]
+            doc = place_doc(int(rows[j]))
             if dist is not None:
                 doc["distance"] = str(int(round(float(dist[j]))))
             elif query is None:
