@@ -198,3 +198,11 @@ def test_toolkit_errors_render_short_in_ipython():
         errors.SHOW_INTERNALS = False
     assert "Traceback" in re.sub(r"\x1b\[[0-9;]*m", "", full) and len(full) > len("\n".join(lines))
     assert shell is InteractiveShell.instance()
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_every_code_cell_is_stored_as_one_run_all_left_it(path):
+    """nbval compares only the outputs a notebook stores: a cell stored without having run would pass unchecked.
+    So every code cell holds its run, numbered 1, 2, 3 … as one Run All from a fresh kernel numbers them."""
+    counts = [cell.get("execution_count") for cell in _cells(path) if cell["cell_type"] == "code"]
+    assert counts == list(range(1, len(counts) + 1)), f"{path.name}: run it again top to bottom ({counts})"
