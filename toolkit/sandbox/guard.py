@@ -243,15 +243,15 @@ def _decode_pairs(raw: bytes, where: str) -> list[tuple[str, str]]:
 _NOT_JSON = object()
 
 
-def check_request(query: bytes, ctype: str, body: bytes) -> Any:
-    """Every check of the guard on one request's raw parts (raises :class:`InputError`); returns the parsed
-    JSON body when the body is JSON (``web.read_json`` reuses it), else a marker."""
-    check_fields(_decode_pairs(query, "the query string"))
-    return check_body(ctype, body)
+def check_request(query: bytes, ctype: str, body: bytes) -> tuple[list[tuple[str, str]], Any]:
+    """Every check of the guard on one request's raw parts (raises :class:`InputError`); returns the decoded
+    query fields and the parsed JSON body when the body is JSON, else a marker (``web`` reuses both)."""
+    fields = _decode_pairs(query, "the query string")
+    check_fields(fields)
+    return fields, _check_body(ctype, body)
 
 
-def check_body(ctype: str, body: bytes) -> Any:
-    """The body part of :func:`check_request`."""
+def _check_body(ctype: str, body: bytes) -> Any:
     if not body:
         return _NOT_JSON
     if ctype.startswith("multipart/form-data"):
@@ -325,9 +325,7 @@ class RequestGuard:
                 chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
-            query = _decode_pairs(scope.get("query_string", b""), "the query string")
-            check_fields(query)
-            parsed = check_body(ctype, body)
+            query, parsed = check_request(scope.get("query_string", b""), ctype, body)
         except InputError as exc:
             await self._refuse(scope, send, exc)
             return
