@@ -217,12 +217,12 @@ class Model:
 
     # ------------------------------------------------------------------ quotas
     def set_quota(self, app_id: str, api: str, limit: int | None) -> None:
-        self.changed()
         if limit is None:
             self.store.execute("DELETE FROM quotas WHERE app_id = ? AND api = ?", app_id, api)
         else:
             self.store.execute("INSERT INTO quotas VALUES (?, ?, ?) ON CONFLICT(app_id, api) DO UPDATE SET"
                                " daily_limit = excluded.daily_limit", app_id, api, int(limit))
+        self.changed()   # after the write, as for every other change: a charge in between re-reads the new limit
 
     def charge(self, app_id: str, api: str) -> None:
         """Count one call of ``api``; raise the -10 quota error when the app's daily limit is used up."""
