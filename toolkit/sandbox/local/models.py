@@ -393,11 +393,6 @@ class World:
         return cache[group]
 
     # ------------------------------------------------------------------ geometry
-    def places_with(self, needles: list[str]) -> list[int]:
-        """Row numbers (in row order, which is id order) of the places whose search text holds every needle
-        (:meth:`.placeindex.PlaceIndex.rows_with`)."""
-        return self.place_index.rows_with(needles).tolist()
-
     def by_main(self, kind: str, key) -> dict:
         """The addresses of one road (``kind`` "road", ``key`` (district, road name)) by main building number,
         or of one legal region (``kind`` "lot", ``key`` its code) by (mountain, main lot number); each list in
