@@ -59,3 +59,17 @@ def test_cli_clock_option():
     bad = subprocess.run([sys.executable, "-m", "toolkit.cli", "sandbox", "--clock", "sundial"],
                          capture_output=True, text=True, timeout=120)
     assert bad.returncode == 2 and "--clock" in bad.stderr
+
+
+def test_today_follows_the_clock_across_midnight_and_back():
+    from toolkit.sandbox.clock import Clock
+    from toolkit.sandbox.store import Store
+
+    store = Store()
+    clock = Clock(store, "2026-11-23T23:59:59Z", frozen=True)
+    assert clock.today() == "2026-11-23" == clock.now().date().isoformat()
+    clock.change(advance=1)
+    assert clock.today() == "2026-11-24" == clock.now().date().isoformat()
+    clock.change(set="2026-11-22T23:59:59.5Z")      # set back: a day before the one kept
+    assert clock.today() == "2026-11-22" == clock.now().date().isoformat()
+    store.close()

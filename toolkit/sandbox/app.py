@@ -21,10 +21,11 @@ from starlette.routing import Mount, Router
 from .clock import DEFAULT_START, Clock
 from .dispatch import HostRouter
 from .guard import RequestGuard
+from .lane import Lane
 from .store import Store
 from .web import SpecError, api_error, json_response
 
-__all__ = ["Sandbox", "create_app", "AREAS", "HOSTS"]
+__all__ = ["Sandbox", "SandboxApp", "create_app", "AREAS", "HOSTS"]
 
 AREAS = ("apps", "control", "utility", "identity", "business", "social", "local", "navi", "events", "tiles")
 HOSTS = ("auth", "api", "local", "navi", "status")
@@ -97,22 +98,46 @@ async def _bad_method(request: Request, exc) -> Response:
     return json_response({"msg": f"method {request.method} not allowed here", "code": -405}, 405)
 
 
+def _internal_error(exc: Exception) -> SpecError:
+    return api_error(500, -1, f"internal error of the sandbox: {type(exc).__name__}")
+
+
 async def _internal(request: Request, exc: Exception) -> Response:
     """A real bug stays visible: HTTP 500. :class:`RequestGuard` keeps hostile input away from the routes, so
     only a defect of the sandbox reaches this handler."""
-    err = api_error(500, -1, f"internal error of the sandbox: {type(exc).__name__}")
-    return err.response()
+    return _internal_error(exc).response()
 
 
-def create_app(sandbox: Sandbox) -> Starlette:
+class SandboxApp(Starlette):
+    """The sandbox's Starlette app, with its request lane (:mod:`.lane`) in front: the busiest reads are
+    answered there, every other request by the whole stack. ``lane = None`` turns the lane off."""
+
+    lane: Lane | None = None
+
+    async def __call__(self, scope, receive, send) -> None:
+        lane = self.lane
+        if lane is not None:
+            handler = lane.handler(scope)
+            if handler is not None:
+                await lane.answer(handler, scope, receive, send)
+                return
+        await super().__call__(scope, receive, send)
+
+
+def create_app(sandbox: Sandbox, *, lane: bool = True) -> SandboxApp:
     per_host: dict[str, list] = {host: [] for host in (*HOSTS, "sandbox")}
+    lanes: dict[str, object] = {}
     for area in AREAS:
         module = importlib.import_module(f"{__package__}.{area}.routes")
         for host, routes in module.routes(sandbox).items():
             per_host[host].extend(routes)
+        for host, handlers in getattr(module, "lanes", lambda s: {})(sandbox).items():
+            lanes.update({f"/{host}{path}": handler for path, handler in handlers.items()})
     mounts = [Mount(f"/{host}", app=Router(routes=routes)) for host, routes in per_host.items()]
     handlers = {SpecError: _spec_error, 404: _not_found, 405: _bad_method, Exception: _internal}
-    app = Starlette(routes=mounts, exception_handlers=handlers, middleware=[Middleware(RequestGuard)])
+    app = SandboxApp(routes=mounts, exception_handlers=handlers, middleware=[Middleware(RequestGuard)])
     app.router = HostRouter(mounts)    # the same mounts, each request routed in one step (see dispatch.py)
     app.state.sandbox = sandbox
+    if lane:
+        app.lane = Lane(lanes, _internal_error)
     return app

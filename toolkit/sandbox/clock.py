@@ -75,6 +75,7 @@ class Clock:
             state = {"virtual": _parse(start), "real": real_time(), "frozen": bool(frozen)}
             store.set_meta("clock", state)
         self._state = state
+        self._day: tuple[float, float, str] | None = None     # (start, end, ISO date) of the day last asked
 
     def timestamp(self) -> float:
         if self.mode == "real":
@@ -84,6 +85,19 @@ class Clock:
 
     def now(self) -> datetime:
         return datetime.fromtimestamp(self.timestamp(), tz=timezone.utc)
+
+    def today(self) -> str:
+        """The date of :meth:`now` in UTC as ISO text (what quotas count by), kept for the day it names.
+
+        >>> Clock(Store(), "2026-11-23T23:59:59Z", frozen=True).today()
+        '2026-11-23'
+        """
+        ts = self.timestamp()
+        day = self._day
+        if day is None or not day[0] <= ts < day[1]:
+            start = ts - ts % 86400
+            day = self._day = (start, start + 86400, datetime.fromtimestamp(start, tz=timezone.utc).date().isoformat())
+        return day[2]
 
     def unix(self) -> int:
         return int(self.timestamp())

@@ -38,7 +38,8 @@ import math
 from typing import Any, Iterable
 from urllib.parse import parse_qsl, unquote_to_bytes
 
-__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "parsed_query", "check_text", "check_fields", "MAX_BODY", "MAX_MULTIPART",
+__all__ = ["RequestGuard", "InputError", "loads", "parsed_body", "parsed_query", "check_text", "check_fields",
+           "check_request", "refusal", "send_refusal", "MAX_BODY", "MAX_MULTIPART",
            "MAX_DEPTH", "MAX_FIELD"]
 
 MAX_BODY = 2 * 1024 * 1024
@@ -327,7 +328,7 @@ class RequestGuard:
             body = b"".join(chunks)
             query, parsed = check_request(scope.get("query_string", b""), ctype, body)
         except InputError as exc:
-            await self._refuse(scope, send, exc)
+            await send_refusal(scope, send, exc)
             return
         state = scope.setdefault("state", {})
         state["guard.json"], state["guard.query"] = parsed, query
@@ -342,9 +343,11 @@ class RequestGuard:
 
         await self.app(scope, replay, send)
 
-    async def _refuse(self, scope, send, exc: InputError) -> None:
-        status, payload = refusal(scope.get("path", ""), exc)
-        data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
-        await send({"type": "http.response.start", "status": status, "headers": [
-            (b"content-type", b"application/json;charset=UTF-8"), (b"content-length", str(len(data)).encode())]})
-        await send({"type": "http.response.body", "body": data})
+
+async def send_refusal(scope, send, exc: InputError) -> None:
+    """Send the answer to a refused request (see :func:`refusal`)."""
+    status, payload = refusal(scope.get("path", ""), exc)
+    data = json.dumps(payload, ensure_ascii=False, separators=(",", ":")).encode("utf-8", "backslashreplace")
+    await send({"type": "http.response.start", "status": status, "headers": [
+        (b"content-type", b"application/json;charset=UTF-8"), (b"content-length", str(len(data)).encode())]})
+    await send({"type": "http.response.body", "body": data})

@@ -18,7 +18,7 @@ from .guard import InputError, check_fields, loads, parsed_body, parsed_query
 
 __all__ = [
     "JSON_TYPE", "SpecError", "api_error", "oauth_error", "json_response", "finite_json", "read_fields", "read_json",
-    "Params", "sandbox_of", "ascii_int",
+    "Params", "sandbox_of", "ascii_int", "require_app_key", "app_key", "json_bytes_response",
 ]
 
 JSON_TYPE = "application/json;charset=UTF-8"
@@ -114,6 +114,16 @@ def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | 
     if headers or not (200 <= status and status not in (204, 304)):
         return Response(_ENCODE(payload), status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
     return _JSONAnswer(finite_json(payload) if finite else _ENCODE(payload).encode("utf-8"), status)
+
+
+def json_bytes_response(data: bytes) -> Response:
+    """A 200 answer of JSON already written (by :func:`finite_json` or from its pieces), with the headers of
+    every JSON answer.
+
+    >>> json_bytes_response(b'{"ok":true}').headers["content-type"]
+    'application/json;charset=UTF-8'
+    """
+    return _JSONAnswer(data, 200)
 
 
 def sandbox_of(request: Request):
@@ -260,8 +270,11 @@ def require_app_key(request: Request, kinds: Iterable[str] = ("rest_api",)):
     Missing or unknown key: HTTP 401 ``{code: -401}``; a key of the wrong kind: HTTP 401 ``{code: -401}`` too
     (the real platform answers an app-key error the same way whatever the cause).
     """
-    sandbox = sandbox_of(request)
-    header = request.headers.get("authorization", "")
+    return app_key(sandbox_of(request), request.headers.get("authorization", ""), kinds)
+
+
+def app_key(sandbox, header: str, kinds: Iterable[str] = ("rest_api",)):
+    """:func:`require_app_key` for the text of an ``Authorization`` header (the request lane has no request)."""
     scheme, _, key = header.partition(" ")
     if scheme not in ("ServiceAK", "KakaoAK") or not key.strip():   # KakaoAK: the word older clients send
         raise api_error(401, -401, "this API needs Authorization: ServiceAK <app key>",

@@ -226,7 +226,7 @@ class Model:
 
     def charge(self, app_id: str, api: str) -> None:
         """Count one call of ``api``; raise the -10 quota error when the app's daily limit is used up."""
-        day = self.sandbox.clock.now().date().isoformat()
+        day = self.sandbox.clock.today()
         if self._shared:
             self._charge_sql(app_id, api, day)
             return

@@ -64,6 +64,7 @@ import math
 import re
 import threading
 from collections import defaultdict
+from time import monotonic as _monotonic
 from collections.abc import Sequence
 from statistics import median
 
@@ -150,9 +151,24 @@ class _Ranked(Sequence):
     order the rows; None keeps row order. Reading the first ``k`` documents orders only the rows that can be
     among them."""
 
-    def __init__(self, rows, keys, make):
-        self.rows, self.keys, self.make = rows, keys, make
+    def __init__(self, rows, keys, make, make_json=None):   # make_json(positions) -> JSON bytes of each
+        self.rows, self.keys, self.make, self.make_json = rows, keys, make, make_json
         self._order, self._known = None, -1        # positions in rows, in order; how many are known (-1: none)
+
+    def page(self, start: int, stop: int) -> "_Page":
+        """Documents ``start:stop`` in order, made when read (:class:`_Page`)."""
+        return _Page(self, start, stop)
+
+    def json_slice(self, start: int, stop: int) -> list[bytes] | None:
+        """The JSON bytes of documents ``start:stop`` (None without ``make_json``)."""
+        if self.make_json is None:
+            return None
+        import numpy as np
+
+        order = self._first(stop)
+        if isinstance(order, range):            # row order
+            return self.make_json(np.arange(start, stop))
+        return self.make_json(order[start:stop])
 
     def __len__(self) -> int:
         return int(self.rows.size)
@@ -180,6 +196,53 @@ class _Ranked(Sequence):
         if not 0 <= k < len(self):
             raise IndexError(k)
         return self.make(int(self._first(k + 1)[k]))
+
+
+class _Made(Sequence):
+    """Address documents made when read from (address row, kind) pairs; ``json_slice`` writes them from the
+    JSON text kept per row (:meth:`World.address_json`)."""
+
+    def __init__(self, items: list[tuple[dict, str]], make, make_json):
+        self.items, self.make, self.make_json = items, make, make_json
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def __getitem__(self, k):
+        if isinstance(k, slice):
+            return [self.make(*item) for item in self.items[k]]
+        return self.make(*self.items[k])
+
+    def page(self, start: int, stop: int) -> "_Page":
+        return _Page(self, start, stop)
+
+    def json_slice(self, start: int, stop: int) -> list[bytes]:
+        return [self.make_json(*item) for item in self.items[start:stop]]
+
+
+class _Page(Sequence):
+    """A page of a :class:`_Ranked` or :class:`_Made`: its documents (dicts) when read, or :meth:`json`, the
+    JSON text of each one as :func:`..web.finite_json` writes it, made from text kept per place or address
+    instead of from a new dict."""
+
+    def __init__(self, ranked, start: int, stop: int):
+        self.ranked, self.start, self.stop = ranked, start, max(start, min(stop, len(ranked)))
+        self._docs = None
+
+    def _made(self) -> list[dict]:
+        if self._docs is None:
+            self._docs = self.ranked[self.start:self.stop]
+        return self._docs
+
+    def __len__(self) -> int:
+        return self.stop - self.start
+
+    def __getitem__(self, k):
+        return self._made()[k]
+
+    def json(self) -> list[bytes] | None:
+        """The JSON bytes of each document (None when the result has no such maker: read the dicts)."""
+        return self.ranked.json_slice(self.start, self.stop)
 
 
 class World:
@@ -350,21 +413,59 @@ class World:
             docs[i] = doc
         return doc.copy()
 
-    def ranked_rows(self, needles: tuple[str, ...]):
+    def place_json(self, i: int) -> bytes:
+        """The JSON bytes of :meth:`place_doc` ``(i)`` (``finite_json``), kept for the places shown last."""
+        kept = self.__dict__.get("_place_json")
+        if kept is None:
+            kept = self.__dict__.setdefault("_place_json", {})
+        raw = kept.get(i)
+        if raw is None:
+            from ..web import finite_json
+
+            raw = finite_json(self.place_doc(i))
+            if len(kept) >= PLACE_DOCS_KEPT:
+                kept.clear()
+            kept[i] = raw
+        return raw
+
+    def address_json(self, a: dict, kind: str, make) -> bytes:
+        """The JSON bytes of ``make(a, kind)``, the document of address row ``a`` as ``kind`` (ROAD_ADDR or
+        REGION_ADDR), kept for the addresses shown last (rows are the world's own: their identity names them)."""
+        kept = self.__dict__.get("_address_json")
+        if kept is None:
+            kept = self.__dict__.setdefault("_address_json", {})
+        key = (id(a), kind)
+        raw = kept.get(key)
+        if raw is None:
+            from ..web import finite_json
+
+            raw = finite_json(make(a, kind))
+            if len(kept) >= PLACE_DOCS_KEPT:
+                kept.clear()
+            kept[key] = raw
+        return raw
+
+    def ranked_rows(self, needles: tuple[str, ...], prefix: str | None = None):
         """The rows whose search text holds every needle in accuracy order (name equal to the joined needles,
         starts with it, holds it, category only; then id) and each one's rank (0-3), read-only and kept for
-        the keywords searched last: the filters of a search keep this order, so its first page is a slice."""
+        the keywords searched last: the filters of a search keep this order, so its first page is a slice.
+        ``prefix``: only the rows of a region, its legal code prefix (``"H"`` and the prefix: administrative)."""
         kept = self.__dict__.get("_ranked")
         if kept is None:
             from .placeindex import Kept
 
             with self._lock:
                 kept = self.__dict__.setdefault("_ranked", Kept(self._rank_rows))
-        return kept.get(needles)
+        return kept.get((needles, prefix or None))
 
-    def _rank_rows(self, needles: tuple[str, ...]):
+    def _rank_rows(self, key: tuple[tuple[str, ...], str | None]):
         import numpy as np
 
+        needles, prefix = key
+        if prefix:
+            rows, rank = self.ranked_rows(needles)
+            keep = self.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code", prefix.lstrip("H"))
+            return rows[keep], rank[keep]
         index = self.place_index
         rows = index.rows_with(list(needles))
         rank = index.name_rank(rows, "".join(needles))
@@ -576,9 +677,7 @@ class Model:
     # ================================================================== request log (control API)
     def record(self, endpoint: str) -> None:
         """Remember one request (kept for the control API: rates and counts; capped at 200,000 entries)."""
-        import time
-
-        self.requests.append((time.monotonic(), endpoint))
+        self.requests.append((_monotonic(), endpoint))
         if len(self.requests) > 200_000:
             del self.requests[:100_000]
 
@@ -690,7 +789,7 @@ class Model:
             return hit + rest
         return hit or [r for r in rows if r[main_key] == main]
 
-    def search_address(self, query: str, analyze_type: str) -> list[dict]:
+    def search_address(self, query: str, analyze_type: str) -> Sequence[dict]:
         w = self.world()
         exact = analyze_type == "exact"
         words = query.split()
@@ -717,8 +816,8 @@ class Model:
             for a in hits:
                 if a["road_address_name"] not in seen:
                     seen.add(a["road_address_name"])
-                    out.append(self._addr_doc(a, "ROAD_ADDR"))
-            return out
+                    out.append((a, "ROAD_ADDR"))
+            return self._made(out)
         if codes is None:
             return []
         # ---------------------------------------------------------------- land-lot addresses
@@ -739,8 +838,8 @@ class Model:
             for a in hits:
                 if a["address_name"] not in seen:
                     seen.add(a["address_name"])
-                    out.append(self._addr_doc(a, "REGION_ADDR"))
-            return out
+                    out.append((a, "REGION_ADDR"))
+            return self._made(out)
         if exact:
             return []
         # similar: the leftover words are a building name
@@ -748,7 +847,11 @@ class Model:
         rows = [a for a in w.addresses if a["building_name"] and needle in _norm(a["building_name"])
                 and in_codes(a["b_code"])]
         rows.sort(key=lambda a: (_norm(a["building_name"]) != needle, a["b_code"], a["road_address_name"]))
-        return [self._addr_doc(a, "ROAD_ADDR") for a in rows]
+        return self._made([(a, "ROAD_ADDR") for a in rows])
+
+    def _made(self, items: list[tuple[dict, str]]) -> _Made:
+        address_json, make = self.world().address_json, self._addr_doc
+        return _Made(items, make, lambda a, kind: address_json(a, kind, make))
 
     # ================================================================== coordinates
     def regions_at(self, x: float, y: float, output_coord: str) -> list[dict]:
@@ -866,12 +969,12 @@ class Model:
             same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
             if needles:
-                rows, rank = w.ranked_rows(tuple(needles))          # in accuracy order
+                rows, rank = w.ranked_rows(tuple(needles), prefix)  # in accuracy order, in the region
             else:
                 rows = w.place_index.rows_with(needles)
-            if prefix:
-                keep = w.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code",
-                                          prefix.lstrip("H"))
+                if prefix:
+                    keep = w.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code",
+                                              prefix.lstrip("H"))
         if category:
             if rows is None:
                 rows = w.category_rows(category)
@@ -914,4 +1017,14 @@ class Model:
                 doc["distance"] = ""
             return doc
 
-        return _Ranked(rows, keys, document), same_name
+        place_json = w.place_json
+
+        def documents_json(at) -> list[bytes]:    # document(j) for j in at, as JSON: "distance" comes last
+            raws = [place_json(i) for i in rows[at].tolist()]
+            if dist is not None:
+                return [b"%s,\"distance\":\"%d\"}" % (raw[:-1], round(d)) for raw, d in zip(raws, dist[at].tolist())]
+            if query is None:
+                return [raw[:-1] + b',"distance":""}' for raw in raws]
+            return raws
+
+        return _Ranked(rows, keys, document, documents_json), same_name

@@ -20,7 +20,8 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import Route
 
-from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
+from ..web import (Params, api_error, app_key, finite_json, json_bytes_response, json_response, read_fields,
+                   require_app_key, sandbox_of)
 from .coords import GEO_SYSTEMS, SYSTEMS, transform
 from .models import CATEGORY_GROUPS
 from .transit import public_transit
@@ -49,46 +50,42 @@ def to_xml(body: dict) -> str:
             + f"<documents>{docs}</documents></result>")
 
 
-def _answer(fmt: str, meta: dict, documents: list) -> Response:
-    body = {"meta": meta, "documents": documents}
+def _answer(fmt: str, meta: dict, documents) -> Response:
     if fmt == "xml":
-        return Response(to_xml(body), media_type=XML_TYPE)
+        return Response(to_xml({"meta": meta, "documents": list(documents)}), media_type=XML_TYPE)
+    return json_bytes_response(_json(meta, documents))
+
+
+def _json(meta: dict, documents) -> bytes:
+    """``finite_json({"meta": meta, "documents": documents})``; a page of places is written from the JSON text
+    kept per place (the same bytes: JSON of an object is its members' JSON, joined)."""
     # finite: the documents' numbers are counts and coordinates of places in the city (transcoord refuses a
     # result that is not finite); the parameters that are floats are refused when not finite
-    return json_response(body, finite=True)
+    made = getattr(documents, "json", None)
+    parts = made() if made is not None else None
+    if parts is None:
+        return finite_json({"meta": meta, "documents": documents})
+    return b'{"meta":%s,"documents":[%s]}' % (finite_json(meta), b",".join(parts))
 
 
-async def _start(request: Request, api: str) -> tuple[str, Params]:
-    fmt = request.path_params["format"]
-    if fmt not in ("json", "xml"):
-        raise api_error(404, -404, f"unknown format {fmt!r}: use json or xml")
-    _model(request).record(api)
-    app, _ = require_app_key(request, kinds=("rest_api",))
-    sandbox_of(request).apps.charge(app["app_id"], api)
-    return fmt, Params(await read_fields(request))
-
-
-def _model(request: Request):
-    return sandbox_of(request).model("local")
-
-
-def _page(docs: list, page: int, size: int, pageable: int) -> tuple[list, dict]:
+def _page(docs, page: int, size: int, pageable: int) -> tuple[list, dict]:
     start = (page - 1) * size
     end = min(start + size, pageable)           # only the documents of the page are made
-    return (docs[start:end] if start < end else []), {"total_count": len(docs), "pageable_count": pageable,
-                                                      "is_end": start + size >= pageable}
+    meta = {"total_count": len(docs), "pageable_count": pageable, "is_end": start + size >= pageable}
+    if start >= end:
+        return [], meta
+    return (docs.page(start, end) if hasattr(docs, "page") else docs[start:end]), meta
 
 
 # --------------------------------------------------------------------------- 4.1 address search
-async def search_address(request: Request):
-    fmt, p = await _start(request, "local_search_address")
+def search_address(model, p: Params) -> tuple[dict, list]:
     query = p.str("query", required=True)
     analyze_type = p.enum("analyze_type", ("similar", "exact"), "similar")
     page = p.int("page", 1, lo=1, hi=ADDRESS_MAX_PAGE)
     size = p.int("size", 10, lo=1, hi=ADDRESS_MAX_SIZE)
-    docs = _model(request).search_address(query, analyze_type)
+    docs = model.search_address(query, analyze_type)
     shown, meta = _page(docs, page, size, min(len(docs), ADDRESS_MAX_PAGE * size))
-    return _answer(fmt, meta, shown)
+    return meta, shown
 
 
 # --------------------------------------------------------------------------- 4.2–4.4 coordinates
@@ -109,22 +106,19 @@ def _to_wgs84(x, y, src):
     return lon, lat
 
 
-async def coord2regioncode(request: Request):
-    fmt, p = await _start(request, "local_geo_coord2regioncode")
+def coord2regioncode(model, p: Params) -> tuple[dict, list]:
     x, y, src, dst = _xy(p, GEO_SYSTEMS, True)
-    docs = _model(request).regions_at(*_to_wgs84(x, y, src), dst)
-    return _answer(fmt, {"total_count": len(docs)}, docs)
+    docs = model.regions_at(*_to_wgs84(x, y, src), dst)
+    return {"total_count": len(docs)}, docs
 
 
-async def coord2address(request: Request):
-    fmt, p = await _start(request, "local_geo_coord2address")
+def coord2address(model, p: Params) -> tuple[dict, list]:
     x, y, src, _ = _xy(p, GEO_SYSTEMS, False)
-    docs = _model(request).address_at(*_to_wgs84(x, y, src))
-    return _answer(fmt, {"total_count": len(docs)}, docs)
+    docs = model.address_at(*_to_wgs84(x, y, src))
+    return {"total_count": len(docs)}, docs
 
 
-async def transcoord(request: Request):
-    fmt, p = await _start(request, "local_geo_transcoord")
+def transcoord(model, p: Params) -> tuple[dict, list]:
     x, y, src, dst = _xy(p, SYSTEMS, True)
     try:
         ox, oy = transform(x, y, src, dst)
@@ -132,7 +126,7 @@ async def transcoord(request: Request):
         raise api_error(400, -2, "x, y cannot be converted") from None
     if ox != ox or oy != oy or abs(ox) == float("inf") or abs(oy) == float("inf"):
         raise api_error(400, -2, "x, y cannot be converted")
-    return _answer(fmt, {"total_count": 1}, [{"x": ox, "y": oy}])
+    return {"total_count": 1}, [{"x": ox, "y": oy}]
 
 
 # --------------------------------------------------------------------------- 4.5–4.6 places
@@ -161,30 +155,74 @@ def _place_params(p: Params, need_area: bool) -> dict:
     return dict(x=x, y=y, radius=radius, rect=rect, sort=sort), page, size
 
 
-async def search_keyword(request: Request):
-    fmt, p = await _start(request, "local_search_keyword")
+def search_keyword(model, p: Params) -> tuple[dict, list]:
     query = p.str("query", required=True)
     if not query.strip():
         raise api_error(400, -2, "query is required")
     category = p.enum("category_group_code", tuple(CATEGORY_GROUPS))
     kw, page, size = _place_params(p, need_area=True)
-    docs, same_name = _model(request).search_places(query=query.strip(), category=category, **kw)
+    docs, same_name = model.search_places(query=query.strip(), category=category, **kw)
     shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
     meta["same_name"] = same_name
-    return _answer(fmt, meta, shown)
+    return meta, shown
 
 
-async def search_category(request: Request):
-    fmt, p = await _start(request, "local_search_category")
+def search_category(model, p: Params) -> tuple[dict, list]:
     category = p.enum("category_group_code", tuple(CATEGORY_GROUPS), required=True)
     kw, page, size = _place_params(p, need_area=True)
-    docs, _ = _model(request).search_places(category=category, **kw)
+    docs, _ = model.search_places(category=category, **kw)
     shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
     meta["same_name"] = None
-    return _answer(fmt, meta, shown)
+    return meta, shown
+
+
+# (path under the host, API id for quotas and the request log, what answers it)
+APIS = (
+    ("/v2/local/search/address", "local_search_address", search_address),
+    ("/v2/local/geo/coord2regioncode", "local_geo_coord2regioncode", coord2regioncode),
+    ("/v2/local/geo/coord2address", "local_geo_coord2address", coord2address),
+    ("/v2/local/geo/transcoord", "local_geo_transcoord", transcoord),
+    ("/v2/local/search/keyword", "local_search_keyword", search_keyword),
+    ("/v2/local/search/category", "local_search_category", search_category),
+)
+
+
+def _endpoint(sandbox, api: str, compute):
+    """The Starlette endpoint of one API: format (404 for anything but json or xml), the request log, the app
+    key, the quota, then the API's own parameters and answer."""
+    model = sandbox.model("local")
+
+    async def endpoint(request: Request) -> Response:
+        fmt = request.path_params["format"]
+        if fmt not in ("json", "xml"):
+            raise api_error(404, -404, f"unknown format {fmt!r}: use json or xml")
+        model.record(api)
+        app, _ = require_app_key(request, kinds=("rest_api",))
+        sandbox.apps.charge(app["app_id"], api)
+        return _answer(fmt, *compute(model, Params(await read_fields(request))))
+
+    endpoint.__name__ = endpoint.__qualname__ = compute.__name__
+    return endpoint
+
+
+def _lane_handler(sandbox, api: str, compute):
+    """What :func:`_endpoint` does for a ``GET`` of the JSON format, for the request lane (see ``lane.py``)."""
+    model = sandbox.model("local")
+
+    def handle(fields: dict, authorization: str) -> bytes:
+        model.record(api)
+        app, _ = app_key(sandbox, authorization, kinds=("rest_api",))
+        sandbox.apps.charge(app["app_id"], api)
+        return _json(*compute(model, Params(fields)))
+
+    return handle
 
 
 # --------------------------------------------------------------------------- control API (sandbox only)
+def _model(request: Request):
+    return sandbox_of(request).model("local")
+
+
 async def control_requests(request: Request):
     """``GET /sandbox/local/requests[?api=local_search_address&times=1]``: local requests received (every one,
     refused ones included) by API id, with their times in seconds since the first one when ``times=1``.
@@ -211,11 +249,11 @@ def routes(sandbox):
         Route("/local/requests", control_requests, methods=["GET", "POST", "DELETE"]),
         Route("/local/regions.geojson", control_regions),
     ], "local": [
-        Route("/v2/local/search/address.{format}", search_address),
-        Route("/v2/local/geo/coord2regioncode.{format}", coord2regioncode),
-        Route("/v2/local/geo/coord2address.{format}", coord2address),
-        Route("/v2/local/geo/transcoord.{format}", transcoord),
-        Route("/v2/local/search/keyword.{format}", search_keyword),
-        Route("/v2/local/search/category.{format}", search_category),
+        *(Route(path + ".{format}", _endpoint(sandbox, api, compute)) for path, api, compute in APIS),
         Route("/v2/routing/publictraffic", public_transit),  # §4.7, see transit.py
     ]}
+
+
+def lanes(sandbox):
+    """The request lane's handlers (``lane.py``): the JSON form of every API above."""
+    return {"local": {path + ".json": _lane_handler(sandbox, api, compute) for path, api, compute in APIS}}
