@@ -245,6 +245,18 @@ class _Page(Sequence):
         return self.ranked.json_slice(self.start, self.stop)
 
 
+class _Numbered(list):
+    """The addresses of one main number (a list, in order) and, by sub-number, the same rows in the same order
+    (``by_sub``; ``""``: no sub-number) and those that have one (``with_sub``)."""
+
+    def __init__(self, rows: list[dict], sub_key: str):
+        super().__init__(rows)
+        self.by_sub: dict[str, list[dict]] = {}
+        for a in rows:
+            self.by_sub.setdefault(a[sub_key], []).append(a)
+        self.with_sub = [a for a in rows if a[sub_key] != ""]
+
+
 class World:
     """The loaded data and its indexes (read-only)."""
 
@@ -497,7 +509,8 @@ class World:
     def by_main(self, kind: str, key) -> dict:
         """The addresses of one road (``kind`` "road", ``key`` (district, road name)) by main building number,
         or of one legal region (``kind`` "lot", ``key`` its code) by (mountain, main lot number); each list in
-        the order of :attr:`roads` / :attr:`lots`. Made on first use of each road or region."""
+        the order of :attr:`roads` / :attr:`lots`, with its rows by sub-number (:class:`_Numbered`). Made on
+        first use of each road or region."""
         cache = self.__dict__.setdefault("_by_main", {})
         found = cache.get((kind, key))
         if found is None:
@@ -508,7 +521,8 @@ class World:
             else:
                 for a in self.lots.get(key, ()):
                     found[(a["mountain_yn"], a["main_address_no"])].append(a)
-            cache[(kind, key)] = found = dict(found)
+            sub = "sub_building_no" if kind == "road" else "sub_address_no"
+            cache[(kind, key)] = found = {k: _Numbered(v, sub) for k, v in found.items()}
         return found
 
     def in_city_bbox(self, x, y) -> bool:
@@ -780,14 +794,16 @@ class Model:
                 "road_address": road}
 
     @staticmethod
-    def _num_match(rows, main_key, sub_key, main, sub, exact):
-        hit = [r for r in rows if r[main_key] == main and r[sub_key] == (sub or "")]
+    def _num_match(groups: list[_Numbered], sub: str | None, exact: bool) -> list[dict]:
+        """The addresses of one main number (``groups``: one per road or region, in order) that a query with
+        ``sub`` (None: none written) finds: that sub-number (none: the ones without); without ``exact``,
+        then the ones with a sub-number when none was written, or every one when the one written is not there."""
+        hit = [r for g in groups for r in g.by_sub.get(sub or "", ())]
         if exact:
             return hit
         if sub is None:
-            rest = [r for r in rows if r[main_key] == main and r[sub_key] != ""]
-            return hit + rest
-        return hit or [r for r in rows if r[main_key] == main]
+            return hit + [r for g in groups for r in g.with_sub]
+        return hit or [r for g in groups for r in g]
 
     def search_address(self, query: str, analyze_type: str) -> Sequence[dict]:
         w = self.world()
@@ -799,9 +815,9 @@ class Model:
             c.startswith(k[:{"sigungu": 5, "emd": 8, "ri": 10}[level]]) for k in codes))
         # ---------------------------------------------------------------- road addresses
         if rest and rest[0] in w.road_names:
+            districts = {w.regions[c]["name"] for c in codes} if level == "sigungu" else ()
             keys = [k for k in w.road_names[rest[0]]
-                    if codes is None or level == "sido" or (level == "sigungu" and k[0] in
-                                                            {w.regions[c]["name"] for c in codes})]
+                    if codes is None or level == "sido" or (level == "sigungu" and k[0] in districts)]
             if level in ("emd", "ri"):
                 keys = [k for k in keys if any(in_codes(a["b_code"]) for a in w.roads[k])]
             tail = rest[1:]
@@ -810,8 +826,8 @@ class Model:
             m = _NUM.match(tail[0])
             if not m or m.group(1) or (exact and len(tail) > 1):
                 return []
-            rows = [a for k in keys for a in w.by_main("road", k).get(m.group(2), ())]   # only N-* can match
-            hits = self._num_match(rows, "main_building_no", "sub_building_no", m.group(2), m.group(3), exact)
+            groups = [g for k in keys if (g := w.by_main("road", k).get(m.group(2)))]    # only N-* can match
+            hits = self._num_match(groups, m.group(3), exact)
             seen, out = set(), []
             for a in hits:
                 if a["road_address_name"] not in seen:
@@ -830,10 +846,11 @@ class Model:
         if m and level in ("emd", "ri"):
             if m.group(1):
                 mountain = "Y"
-            rows = [a for c in codes for a in w.by_main("lot", c).get((mountain or "N", m.group(2)), ())]
             if exact and len(rest) > 1:
                 return []
-            hits = self._num_match(rows, "main_address_no", "sub_address_no", m.group(2), m.group(3), exact)
+            number = (mountain or "N", m.group(2))
+            groups = [g for c in codes if (g := w.by_main("lot", c).get(number))]
+            hits = self._num_match(groups, m.group(3), exact)
             seen, out = set(), []
             for a in hits:
                 if a["address_name"] not in seen:
