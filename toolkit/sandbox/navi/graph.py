@@ -223,17 +223,21 @@ class RoadGraph:
         return hit
 
     @staticmethod
-    def tree_walk(tree: Tree, b: int) -> list[int] | None:
-        """Nodes from ``b`` up the tree to its root (``[b, …, root]``), or None when ``b`` has no path (as
-        :meth:`walk`: unreached, or reached only over a blocked arc)."""
-        c = tree.cost[b]
-        if not c < BLOCKED:                    # inf, nan or blocked
-            return None
-        pred, root = tree.pred, tree.root
-        out = [b]
-        while b != root:
-            b = pred[b]
-            out.append(b)
+    def tree_walks(tree: Tree, nodes: list[int]) -> list[list[int] | None]:
+        """For each node ``b``, the nodes from ``b`` up the tree to its root (``[b, …, root]``), or None when
+        ``b`` has no path (as :meth:`walk`: unreached, or reached only over a blocked arc). (Walks share their
+        ends near the root; skipping the shared part through a dict of passed nodes was slower than walking.)"""
+        pred, root, cost = tree.pred, tree.root, tree.cost
+        out: list = []
+        for b in nodes:
+            if not cost[b] < BLOCKED:      # inf, nan or blocked
+                out.append(None)
+                continue
+            path = [b]
+            while b != root:
+                b = pred[b]
+                path.append(b)
+            out.append(path)
         return out
 
     def path(self, matrix, a: int, b: int) -> list[int] | None:

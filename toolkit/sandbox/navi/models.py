@@ -374,7 +374,7 @@ class Model:
             return g.arc_weights(self._weights(g, opts, traffic), self._blocked(g, opts))
 
         tree = g.tree(key, arc_weights, centre, reverse=to_target)
-        out, paths = [], []
+        out, walk = [], []
         for p in sources:
             far = g.metres(p.x, p.y, target.x, target.y)
             if far > radius:
@@ -390,13 +390,19 @@ class Model:
             if ev and to_target and g.all_events_at(node):
                 out.append(dict(failed(205), key=p.key))
                 continue
-            path = g.tree_walk(tree, node)           # source → target over the reversed tree
-            if path is None:
-                out.append(dict(failed(1), key=p.key))
-                continue
-            paths.append(path if to_target else path[::-1])
-            out.append({"result_code": 0, "result_msg": MSG[0], "key": p.key, "summary": None})
-        for route, summary in zip((r for r in out if r["result_code"] == 0), self._path_totals(g, traffic, paths)):
+            route = {"result_code": 0, "result_msg": MSG[0], "key": p.key, "summary": None}
+            out.append(route)
+            walk.append((route, node))
+        paths = []
+        for (route, _), path in zip(walk, g.tree_walks(tree, [node for _, node in walk])):
+            if path is None:                             # no path: the route carries code 1
+                key = route["key"]
+                route.clear()
+                route.update(failed(1), key=key)
+            else:                                        # source → target over the reversed tree
+                paths.append(path if to_target else path[::-1])
+        routes_ok = [route for route, _ in walk if route["result_code"] == 0]
+        for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths)):
             route["summary"] = summary
         return {"trans_id": uuid.uuid4().hex, "routes": out}
 
@@ -407,13 +413,15 @@ class Model:
         (:meth:`_groups`: a road without a name belongs to the road before it, or to the first named one) as runs
         of equal road names, and each road's metres and seconds added in path order by Python's ``sum``, as
         :meth:`_roads` adds them (the same doubles, in the same order)."""
+        from itertools import chain
+
         import numpy as np
 
         if not paths:
             return []
         n = len(g.lon)
-        flat = np.fromiter((v for path in paths for v in path), dtype=np.int64)
-        sizes = np.fromiter((len(path) for path in paths), dtype=np.int64, count=len(paths))
+        sizes = np.fromiter(map(len, paths), dtype=np.int64, count=len(paths))
+        flat = np.fromiter(chain.from_iterable(paths), dtype=np.int64, count=int(sizes.sum()))
         ends = np.cumsum(sizes)                                   # node positions: path i is [ends[i-1], ends[i])
         inner = np.ones(len(flat) - 1, dtype=bool) if len(flat) > 1 else np.zeros(0, dtype=bool)
         inner[ends[:-1] - 1] = False                              # no arc from the end of one path to the next
@@ -434,16 +442,14 @@ class Model:
         starts = np.ones(m, dtype=bool)
         starts[1:] = eff[1:] != eff[:-1]
         starts[first[counts > 0]] = True
-        bounds = np.flatnonzero(starts).tolist() + [m]
+        bounds = np.flatnonzero(starts)
         lengths, seconds = g.elen[edges].tolist(), traffic.seconds[edges].tolist()
-        runs = list(zip(bounds[:-1], bounds[1:]))
-        road_m = np.rint([sum(lengths[a:b]) for a, b in runs]).astype(np.int64)   # round() of a float: half-even
-        road_s = np.rint([sum(seconds[a:b]) for a, b in runs]).astype(np.int64)
-        road_owner = owner[bounds[:-1]] if runs else np.zeros(0, dtype=np.int64)
-        distance = np.zeros(len(paths), dtype=np.int64)
-        duration = np.zeros(len(paths), dtype=np.int64)
-        np.add.at(distance, road_owner, road_m)
-        np.add.at(duration, road_owner, road_s)
+        runs = list(zip(bounds.tolist(), bounds[1:].tolist() + [m]))       # each road: [first, end) edge positions
+        road_m = np.rint(np.array([sum(lengths[a:b]) for a, b in runs]))   # round() of a float: half to even
+        road_s = np.rint(np.array([sum(seconds[a:b]) for a, b in runs]))
+        owner_of_road = owner[bounds]
+        distance = np.bincount(owner_of_road, weights=road_m, minlength=len(paths)).astype(np.int64)
+        duration = np.bincount(owner_of_road, weights=road_s, minlength=len(paths)).astype(np.int64)
         return [{"distance": d, "duration": t} for d, t in zip(distance.tolist(), duration.tolist())]
 
 
