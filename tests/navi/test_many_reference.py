@@ -150,3 +150,24 @@ def test_a_road_event_at_the_target_or_an_origin_with_avoid_roadevent(navi):
         want = reference_many(navi, pts, target, 10000, opts, to_target=True)
         assert navi.many(pts, target, 10000, opts, to_target=True)["routes"] == want
         assert {206, 205} & {r["result_code"] for r in want}
+
+
+@pytest.mark.parametrize("to_target", [True, False])
+def test_the_blocks_of_a_matrix_equal_the_reference(navi, to_target):
+    """A matrix sends one call per block of origins to the same target: later blocks reuse the tree and the
+    roads of earlier ones; every block's answer equals the reference's."""
+    import numpy as np
+
+    g = navi.graph
+    rng = random.Random(21)
+    for target in (Point(129.0750, 35.1800), Point(129.0100, 35.0980)):
+        # graph nodes around the target as well: many paths through the same junctions, roads starting side by side
+        near = np.flatnonzero(np.hypot(g.lon - target.x, g.lat - target.y) < 0.03).tolist()
+        for opts in (Options(priority="TIME"), Options(priority="DISTANCE", avoid=("toll", "schoolzone"))):
+            for b in range(6):
+                if b % 2:
+                    block = [Point(float(g.lon[k]), float(g.lat[k]), key=f"n{k}") for k in rng.sample(near, MAX_MANY)]
+                else:
+                    block = _points(rng, MAX_MANY, target, g)
+                want = reference_many(navi, block, target, 10000, opts, to_target=to_target)
+                assert navi.many(block, target, 10000, opts, to_target=to_target)["routes"] == want

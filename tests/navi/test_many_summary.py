@@ -31,7 +31,7 @@ def test_summaries_equal_the_sums_of_the_roads(navi, monkeypatch, to_target):
     for opts in (Options(priority="TIME"), Options(priority="DISTANCE"), Options(avoid=("motorway",))):
         fast = navi.many(sources, target, 20000, opts, to_target=to_target)["routes"]
 
-        def from_roads(g, traffic, paths):
+        def from_roads(g, traffic, paths, *kept):
             out = []
             for path in paths:
                 roads = navi._roads(g, traffic, Leg(path, g.edges_of(path)))

@@ -23,7 +23,7 @@ import json
 import math
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
@@ -76,6 +76,7 @@ class Tree:
     root: int
     cost: np.ndarray
     pred: list
+    roads: dict = field(default_factory=dict)   # rounded (metres, seconds) of roads met by earlier walks (models.py)
 
 
 @dataclass
@@ -257,6 +258,18 @@ class RoadGraph:
         while out[-1] != a:
             out.append(int(pred[out[-1]]))
         return out[::-1]
+
+    def arcs_between(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Edge ids of the kept arcs a[i] → b[i] (each pair must be an arc): one look-up per pair in the row of
+        ``a[i]`` of a CSR matrix holding edge id + 1 (faster than a search over every arc)."""
+        lookup = self.__dict__.get("_arc_lookup")
+        if lookup is None:
+            from scipy.sparse import csr_matrix
+
+            n = len(self.lon)
+            lookup = self.__dict__["_arc_lookup"] = csr_matrix(
+                (self.arc_e.astype(np.int64) + 1, self.indices, self.indptr), shape=(n, n))
+        return np.asarray(lookup[a, b]).ravel() - 1
 
     def edges_of(self, nodes: list[int]) -> list[int]:
         """Edge ids along a node path (the kept arc of each consecutive pair)."""

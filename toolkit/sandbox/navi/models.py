@@ -402,31 +402,39 @@ class Model:
             else:                                        # source → target over the reversed tree
                 paths.append(path if to_target else path[::-1])
         routes_ok = [route for route, _ in walk if route["result_code"] == 0]
-        for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths)):
+        for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths, tree.roads, to_target)):
             route["summary"] = summary
         return {"trans_id": uuid.uuid4().hex, "routes": out}
 
     @staticmethod
-    def _path_totals(g: RoadGraph, traffic, paths: list[list[int]]) -> list[dict]:
+    def _path_totals(g: RoadGraph, traffic, paths: list[list[int]], kept: dict | None = None,
+                     to_root: bool = True) -> list[dict]:
         """``{"distance", "duration"}`` of each node path as :meth:`_roads` sums it (each road's distance and
-        duration rounded, then added), for all paths at once: the edges of every path in one search, the roads
+        duration rounded, then added), for all paths at once: the edges of every path in one look-up, the roads
         (:meth:`_groups`: a road without a name belongs to the road before it, or to the first named one) as runs
         of equal road names, and each road's metres and seconds added in path order by Python's ``sum``, as
-        :meth:`_roads` adds them (the same doubles, in the same order)."""
+        :meth:`_roads` adds them (the same doubles, in the same order).
+
+        Paths of one shortest-path tree share their ends, and with them their roads: ``kept`` (the tree's dict)
+        holds each road's rounded (metres, seconds) under a node that fixes it. Paths that end at the tree's root
+        (``to_root``, many origins): a road starting at node ``a`` runs up the tree to the next change of name,
+        the same for every path through ``a`` (a road starts at a named edge, or at a path's first edge). Paths
+        from the root (many destinations): a road that ends (the next road starts) at node ``b`` began where the
+        one tree path from the root to ``b`` fixes it; the last road of a path is always summed."""
         from itertools import chain
 
         import numpy as np
 
         if not paths:
             return []
-        n = len(g.lon)
+        kept = {} if kept is None else kept
         sizes = np.fromiter(map(len, paths), dtype=np.int64, count=len(paths))
         flat = np.fromiter(chain.from_iterable(paths), dtype=np.int64, count=int(sizes.sum()))
         ends = np.cumsum(sizes)                                   # node positions: path i is [ends[i-1], ends[i])
-        inner = np.ones(len(flat) - 1, dtype=bool) if len(flat) > 1 else np.zeros(0, dtype=bool)
+        inner = np.ones(max(len(flat) - 1, 0), dtype=bool)
         inner[ends[:-1] - 1] = False                              # no arc from the end of one path to the next
-        pairs = np.flatnonzero(inner)
-        edges = g.arc_e[np.searchsorted(g.arc_key, flat[pairs] * n + flat[pairs + 1])]
+        pairs = np.flatnonzero(inner)                             # flat position of each edge's first node
+        edges = g.arcs_between(flat[pairs], flat[pairs + 1])
         m = len(edges)
         counts = sizes - 1                                        # edges per path
         first = np.concatenate(([0], np.cumsum(counts)[:-1]))     # edge position where each path starts
@@ -442,11 +450,22 @@ class Model:
         starts = np.ones(m, dtype=bool)
         starts[1:] = eff[1:] != eff[:-1]
         starts[first[counts > 0]] = True
-        bounds = np.flatnonzero(starts)
+        bounds = np.flatnonzero(starts)                           # each road: [bounds[k], bounds[k + 1]) edges
+        stops = np.append(bounds[1:], m)
+        if to_root:
+            keys = flat[pairs[bounds]]                            # the road's first node
+        else:                                                     # the road's last node; -1: a path's last road
+            keys = np.where(np.isin(stops, first + counts), -1, flat[pairs[stops - 1] + 1])
         lengths, seconds = g.elen[edges].tolist(), traffic.seconds[edges].tolist()
-        runs = list(zip(bounds.tolist(), bounds[1:].tolist() + [m]))       # each road: [first, end) edge positions
-        road_m = np.rint(np.array([sum(lengths[a:b]) for a, b in runs]))   # round() of a float: half to even
-        road_s = np.rint(np.array([sum(seconds[a:b]) for a, b in runs]))
+        road_m, road_s = [], []
+        for key, a, b in zip(keys.tolist(), bounds.tolist(), stops.tolist()):
+            hit = kept.get(key)
+            if hit is None:
+                hit = (round(sum(lengths[a:b])), round(sum(seconds[a:b])))     # round() of a float: half to even
+                if key >= 0:
+                    kept[key] = hit
+            road_m.append(hit[0])
+            road_s.append(hit[1])
         owner_of_road = owner[bounds]
         distance = np.bincount(owner_of_road, weights=road_m, minlength=len(paths)).astype(np.int64)
         duration = np.bincount(owner_of_road, weights=road_s, minlength=len(paths)).astype(np.int64)
