@@ -171,3 +171,21 @@ def test_the_blocks_of_a_matrix_equal_the_reference(navi, to_target):
                     block = _points(rng, MAX_MANY, target, g)
                 want = reference_many(navi, block, target, 10000, opts, to_target=to_target)
                 assert navi.many(block, target, 10000, opts, to_target=to_target)["routes"] == want
+
+
+@pytest.mark.parametrize("to_target", [True, False])
+def test_points_on_the_target_node_and_alone(navi, to_target):
+    """A point more than 5 m from the target that snaps to the target's node (a path without edges), alone or
+    with others: the same answers as the reference."""
+    g = navi.graph
+    node = g.snap(129.0600, 35.1570)[0]
+    target = Point(float(g.lon[node]), float(g.lat[node]))
+    same = [p for p in (Point(target.x + dx, target.y + dy, key=f"s{i}")
+                        for i, (dx, dy) in enumerate([(1e-4, 0), (0, 1e-4), (-1e-4, 0), (0, -1e-4), (7e-5, 7e-5)]))
+            if g.snap(p.x, p.y)[0] == node and g.metres(p.x, p.y, target.x, target.y) > 5]
+    assert same, "points near the target that snap to its node"
+    for sources in (same[:1], same, [*same, Point(129.05, 35.15, key="far")]):
+        for opts in (Options(priority="TIME"), Options(priority="DISTANCE")):
+            want = reference_many(navi, sources, target, 10000, opts, to_target=to_target)
+            assert navi.many(sources, target, 10000, opts, to_target=to_target)["routes"] == want
+            assert want[0]["summary"] == {"distance": 0, "duration": 0}

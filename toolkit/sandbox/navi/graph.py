@@ -269,6 +269,8 @@ class RoadGraph:
             n = len(self.lon)
             lookup = self.__dict__["_arc_lookup"] = csr_matrix(
                 (self.arc_e.astype(np.int64) + 1, self.indices, self.indptr), shape=(n, n))
+        if len(a) == 0:
+            return np.zeros(0, dtype=np.int64)
         return np.asarray(lookup[a, b]).ravel() - 1
 
     def edges_of(self, nodes: list[int]) -> list[int]:

@@ -451,7 +451,7 @@ class Model:
         starts[1:] = eff[1:] != eff[:-1]
         starts[first[counts > 0]] = True
         bounds = np.flatnonzero(starts)                           # each road: [bounds[k], bounds[k + 1]) edges
-        stops = np.append(bounds[1:], m)
+        stops = np.append(bounds[1:], m)[:len(bounds)]                # (no road: no stop)
         if to_root:
             keys = flat[pairs[bounds]]                            # the road's first node
         else:                                                     # the road's last node; -1: a path's last road
