@@ -22,12 +22,13 @@ import gzip
 import json
 import math
 import threading
-from dataclasses import dataclass
+from collections import OrderedDict
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
 
-__all__ = ["RoadGraph", "road_graph", "KST", "BUCKET_S", "MX", "MY"]
+__all__ = ["RoadGraph", "road_graph", "bucket_of", "KST", "BUCKET_S", "MX", "MY"]
 
 KST = 9 * 3600
 BUCKET_S = 900
@@ -38,6 +39,9 @@ CLASSES = ("arterial", "main", "local", "motorway")
 PEAK_DEPTH = {"arterial": 1.0, "main": 0.8, "local": 0.5, "motorway": 0.7}
 ROADEVENT_FACTOR = 0.4
 BLOCKED = 1e12          # weight of an arc removed by ``avoid`` (a path using it counts as no path)
+MATRICES_KEPT = 8       # weighted graphs (forward and reversed) kept per weight key (traffic bucket + options)
+TREES_KEPT = 16         # shortest-path trees kept (about 1.5 MB each): the calls of a matrix for one target
+SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node)
 
 _lock = threading.Lock()
 _graphs: dict[Path, "RoadGraph"] = {}
@@ -51,6 +55,11 @@ def road_graph(datasets: Path) -> "RoadGraph":
         return _graphs[path]
 
 
+def bucket_of(timestamp: float) -> int:
+    """The traffic bucket (15 minutes of KST) of a Unix time: traffic is the same throughout a bucket."""
+    return int((timestamp + KST) // BUCKET_S)
+
+
 def congestion(hour: float) -> float:
     """Share of free-flow speed lost at ``hour`` (KST, 0–24) on the most congested class (arterials)."""
     def bump(center, width):
@@ -58,6 +67,16 @@ def congestion(hour: float) -> float:
         return math.exp(-0.5 * (d / width) ** 2)
     midday = 0.18 if 10 <= hour < 16 else 0.0
     return min(0.75, 0.55 * bump(8.0, 1.0) + 0.6 * bump(18.5, 1.3) + midday)
+
+
+@dataclass
+class Tree:
+    """A shortest-path tree from ``root``: cost per node (``inf`` where unreached) and the predecessor of each
+    node as a Python list (walked node by node; list indexing is the fastest Python can do)."""
+    root: int
+    cost: np.ndarray
+    pred: list
+    roads: dict = field(default_factory=dict)   # rounded (metres, seconds) of roads met by earlier walks (models.py)
 
 
 @dataclass
@@ -130,8 +149,17 @@ class RoadGraph:
                                              connection="strong")
         main = np.bincount(labels).argmax()
         self.snap_ids = np.flatnonzero(labels == main)
+        # road name of each edge as a small integer (-1: no name); equal names (of different roads) equal ids
+        names = {name: k for k, name in enumerate(dict.fromkeys(self.road_names))}
+        road_name = np.array([names[name] for name in self.road_names] + [-1], dtype=np.int64)
+        self.ename = road_name[self.eroad]                 # eroad -1 reads the trailing -1
         self._traffic: dict[int, Traffic] = {}
         self._tlock = threading.Lock()
+        self._matrices: OrderedDict = OrderedDict()
+        self._trees: OrderedDict = OrderedDict()
+        self._tree_locks: dict = {}
+        self._snaps: dict = {}
+        self._clock = threading.Lock()
 
     # ------------------------------------------------------------------ shortest paths (scipy csgraph)
     def matrix(self, arc_weights: np.ndarray):
@@ -147,6 +175,71 @@ class RoadGraph:
         if blocked is not None and blocked.any():
             w[blocked[self.arc_e]] = BLOCKED
         return w
+
+    def weighted(self, key, arc_weights, reverse: bool):
+        """The CSR matrix of ``arc_weights()`` (reversed arcs when ``reverse``), kept per ``key`` (a key must name
+        everything the weights depend on)."""
+        with self._clock:
+            hit = self._matrices.get(key)
+            if hit is not None:
+                self._matrices.move_to_end(key)
+        if hit is None:
+            forward = self.matrix(arc_weights())
+            hit = [forward, None]
+            with self._clock:
+                self._matrices[key] = hit
+                while len(self._matrices) > MATRICES_KEPT:
+                    self._matrices.popitem(last=False)
+        if reverse and hit[1] is None:
+            hit[1] = hit[0].T.tocsr()
+        return hit[1] if reverse else hit[0]
+
+    def tree(self, key, arc_weights, root: int, reverse: bool) -> Tree:
+        """Shortest-path tree from ``root`` over the graph weighted by ``arc_weights()`` (``key`` names those
+        weights), over the reversed arcs when ``reverse`` (then the tree leads every node *to* ``root``). The
+        same Dijkstra as :meth:`path`; trees are kept (least recently used dropped first), and concurrent
+        requests for one tree wait for a single search."""
+        from scipy.sparse.csgraph import dijkstra
+
+        k = (key, root, reverse)
+        with self._clock:
+            hit = self._trees.get(k)
+            if hit is not None:
+                self._trees.move_to_end(k)
+                return hit
+            lock = self._tree_locks.setdefault(k, threading.Lock())
+        with lock:
+            with self._clock:
+                hit = self._trees.get(k)
+            if hit is not None:
+                return hit
+            cost, pred = dijkstra(self.weighted(key, arc_weights, reverse), directed=True, indices=root,
+                                  return_predecessors=True)
+            hit = Tree(root, cost, pred.tolist())
+            with self._clock:
+                self._trees[k] = hit
+                while len(self._trees) > TREES_KEPT:
+                    self._trees.popitem(last=False)
+                self._tree_locks.pop(k, None)
+        return hit
+
+    @staticmethod
+    def tree_walks(tree: Tree, nodes: list[int]) -> list[list[int] | None]:
+        """For each node ``b``, the nodes from ``b`` up the tree to its root (``[b, …, root]``), or None when
+        ``b`` has no path (as :meth:`walk`: unreached, or reached only over a blocked arc). (Walks share their
+        ends near the root; skipping the shared part through a dict of passed nodes was slower than walking.)"""
+        pred, root, cost = tree.pred, tree.root, tree.cost
+        out: list = []
+        for b in nodes:
+            if not cost[b] < BLOCKED:      # inf, nan or blocked
+                out.append(None)
+                continue
+            path = [b]
+            while b != root:
+                b = pred[b]
+                path.append(b)
+            out.append(path)
+        return out
 
     def path(self, matrix, a: int, b: int) -> list[int] | None:
         """Node list of the cheapest path a → b, or None when there is none."""
@@ -165,6 +258,20 @@ class RoadGraph:
         while out[-1] != a:
             out.append(int(pred[out[-1]]))
         return out[::-1]
+
+    def arcs_between(self, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        """Edge ids of the kept arcs a[i] → b[i] (each pair must be an arc): one look-up per pair in the row of
+        ``a[i]`` of a CSR matrix holding edge id + 1 (faster than a search over every arc)."""
+        lookup = self.__dict__.get("_arc_lookup")
+        if lookup is None:
+            from scipy.sparse import csr_matrix
+
+            n = len(self.lon)
+            lookup = self.__dict__["_arc_lookup"] = csr_matrix(
+                (self.arc_e.astype(np.int64) + 1, self.indices, self.indptr), shape=(n, n))
+        if len(a) == 0:
+            return np.zeros(0, dtype=np.int64)
+        return np.asarray(lookup[a, b]).ravel() - 1
 
     def edges_of(self, nodes: list[int]) -> list[int]:
         """Edge ids along a node path (the kept arc of each consecutive pair)."""
@@ -191,6 +298,16 @@ class RoadGraph:
         k = int(cand[int(np.argmin(d2))])
         return int(ids[k]), float(math.sqrt(d2.min()))
 
+    def snap_kept(self, x: float, y: float) -> tuple[int, float]:
+        """:meth:`snap`, remembered per exact point (a matrix asks for the same origins once per target)."""
+        hit = self._snaps.get((x, y))
+        if hit is None:
+            hit = self.snap(x, y)
+            if len(self._snaps) >= SNAPS_KEPT:
+                self._snaps.clear()
+            self._snaps[(x, y)] = hit
+        return hit
+
     def all_events_at(self, node: int) -> bool:
         """True when every edge touching ``node`` is a road event (road works)."""
         if not hasattr(self, "_touch"):
@@ -212,7 +329,7 @@ class RoadGraph:
 
     # ------------------------------------------------------------------ traffic
     def traffic(self, timestamp: float) -> Traffic:
-        bucket = int((timestamp + KST) // BUCKET_S)
+        bucket = bucket_of(timestamp)
         with self._tlock:
             hit = self._traffic.get(bucket)
             if hit is not None:

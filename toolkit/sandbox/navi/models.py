@@ -321,19 +321,6 @@ class Model:
             })
         return roads
 
-    def _totals(self, g, traffic, leg: Leg) -> tuple[int, int]:
-        """The summary of a leg as :meth:`_roads` sums it (each road's distance and duration rounded, then
-        added), without the roads' vertexes and traffic states that a many-origin summary does not show."""
-        import numpy as np
-
-        ids = np.asarray(leg.edges, dtype=np.int64)
-        lengths, seconds = g.elen[ids].tolist(), traffic.seconds[ids].tolist()   # the same doubles, in order
-        distance = duration = 0
-        for _, k0, k1 in self._groups(g, leg):
-            distance += int(round(float(sum(lengths[k0:k1 + 1]))))
-            duration += int(round(float(sum(seconds[k0:k1 + 1]))))
-        return distance, duration
-
     def _guides(self, g, leg: Leg, roads: list[dict], start: Point, end: Point, last: bool) -> list[dict]:
         first = leg.nodes[0]
         guides = [{"name": start.name or "출발지", "x": float(g.lon[first]), "y": float(g.lat[first]),
@@ -358,51 +345,131 @@ class Model:
     def many(self, sources: list[Point], target: Point, radius: int, opts: Options, *, to_target: bool) -> dict:
         """Summaries from each source to ``target`` (``to_target``) or from ``target`` to each source.
 
-        One Dijkstra from the target over the reversed graph (or from the origin) answers every point.
+        One Dijkstra from the target over the reversed graph (or from the origin) answers every point; the tree
+        is kept per target, traffic bucket and options (a matrix asks for one target once per block of origins),
+        the weighted graph per bucket and options, and snapped points per point. The summaries are those of the
+        roads a single route shows (each road rounded, then added), summed over all paths at once.
         """
-        from scipy.sparse.csgraph import dijkstra
+        from .graph import bucket_of
 
         g = self.graph
-        traffic = g.traffic(opts.when if opts.when is not None else self.sandbox.clock.timestamp())
-        w = self._weights(g, opts, traffic)
-        matrix = g.matrix(g.arc_weights(w, self._blocked(g, opts)))
-        out = []
-        ev = "roadevent" in opts.avoid
         if len(sources) > MAX_MANY:
             return {"trans_id": uuid.uuid4().hex, "routes": [failed(202 if to_target else 303)]}
+        ev = "roadevent" in opts.avoid
+        when = opts.when if opts.when is not None else self.sandbox.clock.timestamp()
         try:
-            centre = self._snap(g, target, 203 if to_target else 301, (206 if to_target else None) if ev else None)
+            node, dist = g.snap_kept(target.x, target.y)
+            if dist > SNAP_MAX_M:
+                raise NoRoute(203 if to_target else 301)
+            if ev and to_target and g.all_events_at(node):
+                raise NoRoute(206)
         except NoRoute as exc:
             return {"trans_id": uuid.uuid4().hex,
                     "routes": [dict(failed(exc.code), key=p.key) for p in sources]}
-        # one search from the centre answers every point (over the reversed arcs towards the target)
-        cost, pred = dijkstra(matrix.T.tocsr() if to_target else matrix, directed=True, indices=centre,
-                              return_predecessors=True)
+        centre = node
+        traffic = g.traffic(when)
+        key = (bucket_of(when), opts.priority, tuple(opts.avoid), opts.car_type == 7)   # what the weights read
+
+        def arc_weights():
+            return g.arc_weights(self._weights(g, opts, traffic), self._blocked(g, opts))
+
+        tree = g.tree(key, arc_weights, centre, reverse=to_target)
+        out, walk = [], []
         for p in sources:
-            if g.metres(p.x, p.y, target.x, target.y) > radius:
+            far = g.metres(p.x, p.y, target.x, target.y)
+            if far > radius:
                 out.append(dict(failed(207 if to_target else 304), key=p.key))
                 continue
-            if g.metres(p.x, p.y, target.x, target.y) <= TOO_CLOSE_M:
+            if far <= TOO_CLOSE_M:
                 out.append(dict(failed(104), key=p.key))
                 continue
-            node, dist = g.snap(p.x, p.y)
+            node, dist = g.snap_kept(p.x, p.y)
             if dist > SNAP_MAX_M:
                 out.append(dict(failed(201 if to_target else 302), key=p.key))
                 continue
             if ev and to_target and g.all_events_at(node):
                 out.append(dict(failed(205), key=p.key))
                 continue
-            path = g.walk(cost, pred, centre, node)
-            if path is None:
-                out.append(dict(failed(1), key=p.key))
-                continue
-            if to_target:
-                path = path[::-1]
-            edges = g.edges_of(path)
-            distance, duration = self._totals(g, traffic, Leg(path, edges))
-            out.append({"result_code": 0, "result_msg": MSG[0], "key": p.key,
-                        "summary": {"distance": distance, "duration": duration}})
+            route = {"result_code": 0, "result_msg": MSG[0], "key": p.key, "summary": None}
+            out.append(route)
+            walk.append((route, node))
+        paths = []
+        for (route, _), path in zip(walk, g.tree_walks(tree, [node for _, node in walk])):
+            if path is None:                             # no path: the route carries code 1
+                key = route["key"]
+                route.clear()
+                route.update(failed(1), key=key)
+            else:                                        # source → target over the reversed tree
+                paths.append(path if to_target else path[::-1])
+        routes_ok = [route for route, _ in walk if route["result_code"] == 0]
+        for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths, tree.roads, to_target)):
+            route["summary"] = summary
         return {"trans_id": uuid.uuid4().hex, "routes": out}
+
+    @staticmethod
+    def _path_totals(g: RoadGraph, traffic, paths: list[list[int]], kept: dict | None = None,
+                     to_root: bool = True) -> list[dict]:
+        """``{"distance", "duration"}`` of each node path as :meth:`_roads` sums it (each road's distance and
+        duration rounded, then added), for all paths at once: the edges of every path in one look-up, the roads
+        (:meth:`_groups`: a road without a name belongs to the road before it, or to the first named one) as runs
+        of equal road names, and each road's metres and seconds added in path order by Python's ``sum``, as
+        :meth:`_roads` adds them (the same doubles, in the same order).
+
+        Paths of one shortest-path tree share their ends, and with them their roads: ``kept`` (the tree's dict)
+        holds each road's rounded (metres, seconds) under a node that fixes it. Paths that end at the tree's root
+        (``to_root``, many origins): a road starting at node ``a`` runs up the tree to the next change of name,
+        the same for every path through ``a`` (a road starts at a named edge, or at a path's first edge). Paths
+        from the root (many destinations): a road that ends (the next road starts) at node ``b`` began where the
+        one tree path from the root to ``b`` fixes it; the last road of a path is always summed."""
+        from itertools import chain
+
+        import numpy as np
+
+        if not paths:
+            return []
+        kept = {} if kept is None else kept
+        sizes = np.fromiter(map(len, paths), dtype=np.int64, count=len(paths))
+        flat = np.fromiter(chain.from_iterable(paths), dtype=np.int64, count=int(sizes.sum()))
+        ends = np.cumsum(sizes)                                   # node positions: path i is [ends[i-1], ends[i])
+        inner = np.ones(max(len(flat) - 1, 0), dtype=bool)
+        inner[ends[:-1] - 1] = False                              # no arc from the end of one path to the next
+        pairs = np.flatnonzero(inner)                             # flat position of each edge's first node
+        edges = g.arcs_between(flat[pairs], flat[pairs + 1])
+        m = len(edges)
+        counts = sizes - 1                                        # edges per path
+        first = np.concatenate(([0], np.cumsum(counts)[:-1]))     # edge position where each path starts
+        owner = np.repeat(np.arange(len(paths)), counts)
+        name = g.ename[edges]
+        pos = np.arange(m)
+        # the road name each edge counts under: the last name at or before it in its path, else the next one
+        last = np.maximum.accumulate(np.where(name >= 0, pos, -1)) if m else pos
+        nxt = np.minimum.accumulate(np.where(name >= 0, pos, m)[::-1])[::-1] if m else pos
+        own_first, own_end = first[owner], (first + counts)[owner]
+        eff = np.where(last >= own_first, name[np.maximum(last, 0)],
+                       np.where(nxt < own_end, name[np.minimum(nxt, m - 1)], -1))
+        starts = np.ones(m, dtype=bool)
+        starts[1:] = eff[1:] != eff[:-1]
+        starts[first[counts > 0]] = True
+        bounds = np.flatnonzero(starts)                           # each road: [bounds[k], bounds[k + 1]) edges
+        stops = np.append(bounds[1:], m)[:len(bounds)]                # (no road: no stop)
+        if to_root:
+            keys = flat[pairs[bounds]]                            # the road's first node
+        else:                                                     # the road's last node; -1: a path's last road
+            keys = np.where(np.isin(stops, first + counts), -1, flat[pairs[stops - 1] + 1])
+        lengths, seconds = g.elen[edges].tolist(), traffic.seconds[edges].tolist()
+        road_m, road_s = [], []
+        for key, a, b in zip(keys.tolist(), bounds.tolist(), stops.tolist()):
+            hit = kept.get(key)
+            if hit is None:
+                hit = (round(sum(lengths[a:b])), round(sum(seconds[a:b])))     # round() of a float: half to even
+                if key >= 0:
+                    kept[key] = hit
+            road_m.append(hit[0])
+            road_s.append(hit[1])
+        owner_of_road = owner[bounds]
+        distance = np.bincount(owner_of_road, weights=road_m, minlength=len(paths)).astype(np.int64)
+        duration = np.bincount(owner_of_road, weights=road_s, minlength=len(paths)).astype(np.int64)
+        return [{"distance": d, "duration": t} for d, t in zip(distance.tolist(), duration.tolist())]
 
 
 TURNS = {"straight": (0, "직진"), "left": (1, "좌회전"), "right": (2, "우회전"), "uturn": (3, "유턴"),
