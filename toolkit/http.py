@@ -28,14 +28,15 @@ import contextvars
 import email.utils
 import json
 import logging
+import random
+import re
 import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Mapping
 
 import httpx
-import tenacity
-from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay, wait_random_exponential
+import orjson
 
 from ._version import __version__
 from .config import Config
@@ -177,14 +178,34 @@ def encode_fields(fields: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: _encode_value(v) for k, v in fields.items() if v is not None}
 
 
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+
+
+def loads(content: bytes) -> Any:
+    """``json.loads(content)``, decoded by orjson when it can (2–3x faster on a page of places; bulk runs decode
+    one per request). A body with a run of 19 or more digits (orjson reads an integer beyond 64 bits as a float)
+    and whatever orjson refuses (NaN, overflowing numbers, a BOM, another encoding, ...) go to
+    :func:`json.loads`, so the result is the standard library's in every case.
+
+    >>> loads(b'{"x": "129.05", "n": 3}')
+    {'x': '129.05', 'n': 3}
+    """
+    if _LONG_NUMBER.search(content) is None:
+        try:
+            return orjson.loads(content)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(content)
+
+
 def json_or_text(response: httpx.Response) -> Any:
     """The decoded JSON of a response, its text when it is not JSON, or None for an empty body."""
-    if not response.content:
+    content = response.content
+    if not content:
         return None
-    ctype = response.headers.get("content-type", "")
-    if "json" in ctype:
+    if "json" in response.headers.get("content-type", ""):
         try:
-            return response.json()
+            return loads(content)
         except ValueError:
             return response.text
     return response.text
@@ -253,21 +274,6 @@ def _retry_after(response: httpx.Response) -> float | None:
     except (TypeError, ValueError):
         return None
     return max(0.0, when.timestamp() - time.time())
-
-
-class _Wait(tenacity.wait.wait_base):
-    """Retry-After when the service sends one, else exponential backoff with full jitter."""
-
-    def __init__(self, multiplier: float, cap: float):
-        self._jitter = wait_random_exponential(multiplier=multiplier, max=cap)
-
-    def __call__(self, retry_state) -> float:
-        exc = retry_state.outcome.exception() if retry_state.outcome else None
-        if isinstance(exc, _RetryableStatus):
-            after = _retry_after(exc.response)
-            if after is not None:
-                return after
-        return self._jitter(retry_state)
 
 
 # Bulk runs keep up to 64 requests in flight: keep that many connections alive between them (httpx keeps 20).
@@ -440,14 +446,28 @@ class RequestCore:
             return call.is_idempotent
         return False
 
-    def _retrying_kwargs(self, call: Call) -> dict:
-        cap = self.config.total_timeout
-        return dict(
-            retry=retry_if_exception(lambda e: self._should_retry(call, e)),
-            wait=_Wait(self.backoff, self.backoff_cap),
-            stop=stop_after_attempt(self.config.max_attempts) | stop_before_delay(cap),
-            reraise=True,
-        )
+    def _wait(self, exc: BaseException, attempt: int) -> float:
+        """Retry-After when the service sends one, else exponential backoff with full jitter: a uniform draw from
+        0 to ``backoff * 2 ** (attempt - 1)`` seconds, capped at ``backoff_cap``."""
+        if isinstance(exc, _RetryableStatus):
+            after = _retry_after(exc.response)
+            if after is not None:
+                return after
+        high = self.backoff_cap if attempt > 64 else min(self.backoff_cap, self.backoff * 2.0 ** (attempt - 1))
+        return random.uniform(0.0, max(0.0, high))
+
+    def _next_wait(self, call: Call, exc: BaseException, attempts: int, started: float) -> float | None:
+        """The seconds to wait before retrying ``call`` after attempt number ``attempts`` failed with ``exc``, or
+        None to give up: not retryable, attempts used up, or the wait would reach the total time cap.
+
+        The policy of the module docstring, applied in a plain loop (a retry library's per-call set-up cost
+        more CPU than the rest of a bulk request's own work)."""
+        if not self._should_retry(call, exc) or attempts >= self.config.max_attempts:
+            return None
+        wait = self._wait(exc, attempts)
+        if time.monotonic() - started + wait >= self.config.total_timeout:
+            return None
+        return wait
 
     def _check_status(self, call: Call, response: httpx.Response) -> httpx.Response:
         status = response.status_code
@@ -503,21 +523,24 @@ class RequestCore:
         started = time.monotonic()
         deadline = started + self.config.total_timeout
         attempts = 0
-        try:
-            for attempt in tenacity.Retrying(**self._retrying_kwargs(call)):
-                with attempt:
-                    attempts += 1
-                    request = self.build(self.http, call, self._attempt_timeout(deadline))
-                    sent = time.monotonic()
-                    try:
-                        response = self.http.send(request)
-                    except httpx.HTTPError as exc:
-                        self._log_attempt(call, type(exc).__name__)
-                        raise
-                    self._log_attempt(call, response.status_code, sent, response)
-                    self._check_status(call, response)
-        except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
-            raise self._fail(call, exc, attempts, started) from None
+        while True:
+            try:
+                attempts += 1
+                request = self.build(self.http, call, self._attempt_timeout(deadline))
+                sent = time.monotonic()
+                try:
+                    response = self.http.send(request)
+                except httpx.HTTPError as exc:
+                    self._log_attempt(call, type(exc).__name__)
+                    raise
+                self._log_attempt(call, response.status_code, sent, response)
+                self._check_status(call, response)
+                break
+            except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
+                wait = self._next_wait(call, exc, attempts, started)
+                if wait is None:
+                    raise self._fail(call, exc, attempts, started) from None
+            time.sleep(wait)
         return self._finish(call, response)
 
     def run(self, op: "Call | Flow") -> Any:
@@ -542,21 +565,25 @@ class RequestCore:
         started = time.monotonic()
         deadline = started + self.config.total_timeout
         attempts = 0
-        try:
-            async for attempt in tenacity.AsyncRetrying(**self._retrying_kwargs(call)):
-                with attempt:
-                    attempts += 1
-                    request = self.build(self.ahttp, call, self._attempt_timeout(deadline))
-                    sent = time.monotonic()
-                    try:
-                        response = await self.ahttp.send(request)
-                    except httpx.HTTPError as exc:
-                        self._log_attempt(call, type(exc).__name__)
-                        raise
-                    self._log_attempt(call, response.status_code, sent, response)
-                    self._check_status(call, response)
-        except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
-            raise self._fail(call, exc, attempts, started) from None
+        while True:
+            try:
+                attempts += 1
+                http = self.ahttp
+                request = self.build(http, call, self._attempt_timeout(deadline))
+                sent = time.monotonic()
+                try:
+                    response = await http.send(request)
+                except httpx.HTTPError as exc:
+                    self._log_attempt(call, type(exc).__name__)
+                    raise
+                self._log_attempt(call, response.status_code, sent, response)
+                self._check_status(call, response)
+                break
+            except (_RetryableStatus, httpx.HTTPError, RetryBudgetExceeded) as exc:
+                wait = self._next_wait(call, exc, attempts, started)
+                if wait is None:
+                    raise self._fail(call, exc, attempts, started) from None
+            await asyncio.sleep(wait)
         return self._finish(call, response)
 
     async def arun(self, op: "Call | Flow") -> Any:
