@@ -3,9 +3,11 @@ choropleth map, against a real sandbox over HTTP."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import csv
 import gzip
 import io
+import json
 
 import httpx
 import pandas as pd
@@ -206,3 +208,28 @@ def test_heap_frozen_nests_and_respects_a_freeze_made_by_someone_else():
         assert 0 < gc.get_freeze_count() <= mine                  # not ours to undo (frozen objects may die)
     finally:
         gc.unfreeze()
+
+
+def test_cache_commits_in_batches_and_on_close(tmp_path, monkeypatch):
+    import sqlite3
+
+    from toolkit.bulk import Cache
+
+    path = tmp_path / "c.sqlite"
+    cache = Cache(path)
+
+    def on_disk():
+        with contextlib.closing(sqlite3.connect(path)) as other:
+            return dict(other.execute("SELECT key, value FROM geocode").fetchall())
+
+    monkeypatch.setattr(Cache, "COMMIT_EVERY", 3600.0)
+    cache.put("a", {"x": 1})
+    cache.put("b", {"x": 2})
+    assert on_disk() == {} and cache.get("a") == {"x": 1}    # written, not yet committed; seen by the run
+    monkeypatch.setattr(Cache, "COMMIT_EVERY", 0.0)
+    cache.put("c", {"x": 3})                                   # the interval passed: everything so far committed
+    assert set(on_disk()) == {"a", "b", "c"}
+    monkeypatch.setattr(Cache, "COMMIT_EVERY", 3600.0)
+    cache.put("d", {"x": "카페"})
+    cache.close()                                              # however the run ends, close commits the rest
+    assert json.loads(on_disk()["d"]) == {"x": "카페"}
