@@ -223,3 +223,45 @@ def test_secrets_do_not_leak_into_reprs_or_errors():
     with pytest.raises(errors.InvalidTokenError) as info:
         core(rec).send(Call("GET", "api", "/v2/user/me", auth))
     assert "very-secret" not in str(info.value) and "very-secret" not in repr(info.value)
+
+
+def test_no_wait_is_started_that_would_pass_the_total_time_cap(monkeypatch):
+    slept = []
+    monkeypatch.setattr("toolkit.http.time.sleep", slept.append)
+    rec = Recorder(httpx.Response(503, text="busy"), httpx.Response(429, headers={"Retry-After": "2"}), ok())
+    assert core(rec, total_timeout=5.0).send(Call("GET", "api", "/x")) == {"ok": True}
+    assert len(rec.requests) == 3 and slept[1] == 2.0 and 0.0 <= slept[0] <= 0.001
+
+    slept.clear()
+    rec = Recorder(httpx.Response(503, text="busy"), httpx.Response(429, headers={"Retry-After": "9"}), ok())
+    with pytest.raises(errors.ApiError) as info:
+        core(rec, total_timeout=5.0).send(Call("GET", "api", "/x"))
+    assert info.value.status == 429 and info.value.attempts == 2 and len(slept) == 1
+
+
+@pytest.mark.parametrize("body", [
+    b'{"x": "129.05", "n": 3, "f": 1.5, "z": -0.0, "k": "\xec\xb9\xb4\xed\x8e\x98", "a": [true, null]}',
+    b'{"big": 123456789012345678901234567890, "neg": -98765432109876543210}',   # orjson: floats; json: ints
+    b'{"edge": [9223372036854775807, 18446744073709551615, -9223372036854775808, 1e-400]}',
+    b'{"overflow": 1e400}',                                # orjson refuses, json gives inf
+    b'{"v": NaN, "w": Infinity}',                          # not JSON, but json.loads reads it
+    b'\xef\xbb\xbf{"bom": 1}',
+    '{"utf16": "카페"}'.encode("utf-16"),
+    b'{"dup": 1, "dup": 2}',
+])
+def test_json_bodies_decode_exactly_as_the_standard_library(body):
+    from toolkit.http import json_or_text, loads
+
+    expected = json.loads(body)
+    got = loads(body)
+    assert json.dumps(got, sort_keys=True) == json.dumps(expected, sort_keys=True)
+    assert type(got) is type(expected)
+    response = httpx.Response(200, content=body, headers={"content-type": "application/json;charset=UTF-8"})
+    assert json.dumps(json_or_text(response), sort_keys=True) == json.dumps(expected, sort_keys=True)
+
+
+def test_a_body_that_is_not_json_stays_text():
+    from toolkit.http import json_or_text
+
+    response = httpx.Response(200, content=b"{not json", headers={"content-type": "application/json"})
+    assert json_or_text(response) == "{not json"

@@ -10,6 +10,12 @@ answer in time (a slow start, as TCP's: no wait for a window's last answer), the
 start for its ``Retry-After`` (the core retries the refused call itself). The limit never exceeds ``cap``
 (default :data:`CAP`). An integer ``concurrency`` fixes the limit.
 
+While a run is in progress (and while its result is built), the objects that existed before it are left out of
+the garbage collector's passes (:func:`gc.freeze`, undone when the last run in progress ends; not done when the
+collector is disabled or something else froze objects already). A run keeps every answer, so the collector's
+oldest generation comes due during it, and each such pass walked the whole heap of the session — pandas, the
+notebook's frames — for nothing: 30–45 ms at a time in a benchmark client, against about 1 ms of work per request.
+
 >>> limiter = Adaptive("auto")
 >>> limiter.limit, limiter.cap
 (8, 64)
@@ -22,6 +28,8 @@ start for its ``Retry-After`` (the core retries the refused call itself). The li
 """
 from __future__ import annotations
 
+import contextlib
+import gc
 import json
 import sqlite3
 import statistics
@@ -31,7 +39,7 @@ from pathlib import Path
 
 from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
 
-__all__ = ["Adaptive", "Bulk", "Cache", "Pacer", "START", "CAP", "HOLD"]
+__all__ = ["Adaptive", "Bulk", "Cache", "Pacer", "START", "CAP", "HOLD", "heap_frozen"]
 
 START, CAP, HOLD = 8, 64, 1.5
 MAX_CAP = 64
@@ -43,16 +51,52 @@ def _int(name: str, value, lo: int, hi: int) -> int:
     return value
 
 
+_freeze_lock = threading.Lock()
+_freeze = {"runs": 0, "owned": False}
+
+
+@contextlib.contextmanager
+def heap_frozen():
+    """Leave the objects that exist now out of the garbage collector's passes until the last run in progress ends
+    (see the module docstring). Nested and concurrent runs share one freeze.
+
+    >>> with heap_frozen():
+    ...     gc.get_freeze_count() > 0 or not gc.isenabled()
+    True
+    """
+    with _freeze_lock:
+        if _freeze["runs"] == 0:
+            _freeze["owned"] = gc.isenabled() and gc.get_freeze_count() == 0
+            if _freeze["owned"]:
+                gc.freeze()
+        _freeze["runs"] += 1
+    try:
+        yield
+    finally:
+        with _freeze_lock:
+            _freeze["runs"] -= 1
+            if _freeze["runs"] == 0 and _freeze["owned"]:
+                _freeze["owned"] = False
+                gc.unfreeze()
+
+
 class Cache:
     """A persisted key → answer cache (SQLite file), so a re-run of a bulk job makes no requests.
 
-    Answers are written as they arrive (a stopped or interrupted run keeps what it got); errors are not
-    cached (a re-run tries them again)."""
+    Answers are written as they arrive and committed at least every :attr:`COMMIT_EVERY` seconds and when the
+    run ends, however it ends (a stopped or interrupted run keeps what it got; a process killed outright loses
+    at most the last fraction of a second, which a re-run requests again). A commit per answer waited for the
+    disk on the event loop: about 1 ms per answer, as much as the request itself. Errors are not cached (a re-run
+    tries them again)."""
+
+    COMMIT_EVERY = 0.25
 
     def __init__(self, path):
         self.db = sqlite3.connect(str(path), check_same_thread=False)
         self.lock = threading.Lock()
         self.db.execute("CREATE TABLE IF NOT EXISTS geocode (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self.db.commit()
+        self.committed = time.monotonic()
 
     def get_many(self, keys: list[str]) -> dict[str, dict]:
         """The cached answers of ``keys`` (one query per 500 keys, not one per key)."""
@@ -72,10 +116,17 @@ class Cache:
         with self.lock:
             self.db.execute("INSERT OR REPLACE INTO geocode VALUES (?, ?)",
                             (key, json.dumps(value, ensure_ascii=False)))
-            self.db.commit()
+            if time.monotonic() - self.committed >= self.COMMIT_EVERY:
+                self.db.commit()
+                self.committed = time.monotonic()
 
     def close(self):
-        self.db.close()
+        """Commit what is not yet committed and close the file."""
+        with self.lock:
+            try:
+                self.db.commit()
+            finally:
+                self.db.close()
 
 
 class Pacer:
@@ -313,24 +364,26 @@ class Bulk:
         flight on a private loop), as an awaitable on the async client."""
         if client._async:
             async def run():
-                try:
-                    await self.run_async(client.core)
-                finally:
-                    self.close()
-                return finish(self)
+                with heap_frozen():
+                    try:
+                        await self.run_async(client.core)
+                    finally:
+                        self.close()
+                    return finish(self)
             return run()
-        try:
-            if self.limiter.cap > 1 and len(self.todo) > 1:
-                self.run_threaded(client)
-            else:
-                previous, client.core.observer = client.core.observer, self.limiter.observe
-                try:
-                    self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
-                finally:
-                    client.core.observer = previous
-        finally:
-            self.close()
-        return finish(self)
+        with heap_frozen():
+            try:
+                if self.limiter.cap > 1 and len(self.todo) > 1:
+                    self.run_threaded(client)
+                else:
+                    previous, client.core.observer = client.core.observer, self.limiter.observe
+                    try:
+                        self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
+                    finally:
+                        client.core.observer = previous
+            finally:
+                self.close()
+            return finish(self)
 
 
 def align(index, keys: list[str], answers: dict, classify):

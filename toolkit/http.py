@@ -28,12 +28,14 @@ import contextvars
 import email.utils
 import json
 import logging
+import re
 import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Mapping
 
 import httpx
+import orjson
 import tenacity
 from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay, wait_random_exponential
 
@@ -177,14 +179,34 @@ def encode_fields(fields: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: _encode_value(v) for k, v in fields.items() if v is not None}
 
 
+_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+
+
+def loads(content: bytes) -> Any:
+    """``json.loads(content)``, decoded by orjson when it can (2–3x faster on a page of places; bulk runs decode
+    one per request). A body with a run of 19 or more digits (orjson reads an integer beyond 64 bits as a float)
+    and whatever orjson refuses (NaN, overflowing numbers, a BOM, another encoding, ...) go to
+    :func:`json.loads`, so the result is the standard library's in every case.
+
+    >>> loads(b'{"x": "129.05", "n": 3}')
+    {'x': '129.05', 'n': 3}
+    """
+    if _LONG_NUMBER.search(content) is None:
+        try:
+            return orjson.loads(content)
+        except orjson.JSONDecodeError:
+            pass
+    return json.loads(content)
+
+
 def json_or_text(response: httpx.Response) -> Any:
     """The decoded JSON of a response, its text when it is not JSON, or None for an empty body."""
-    if not response.content:
+    content = response.content
+    if not content:
         return None
-    ctype = response.headers.get("content-type", "")
-    if "json" in ctype:
+    if "json" in response.headers.get("content-type", ""):
         try:
-            return response.json()
+            return loads(content)
         except ValueError:
             return response.text
     return response.text

@@ -50,3 +50,28 @@ def test_matrix_equals_origins_calls_and_async_matches(sandbox_server, tk):
     pd.testing.assert_frame_equal(asyncio.run(run()), out)
     with pytest.raises(ParameterError):
         tk.navi.matrix([], dests, progress=False)
+
+
+@pytest.mark.parametrize("nested", [False, True])
+def test_sweep_frame_equals_the_flattened_records(nested):
+    from types import SimpleNamespace
+
+    from toolkit.frames import frame
+    from toolkit.local import PLACE_COLUMNS, _sweep_frame
+
+    def doc(i):
+        d = {"id": str(i), "place_name": f"약국 {i}", "x": "129.05", "y": "35.15", "distance": "" if i % 2 else "12",
+             "phone": None, "extra": [i]}
+        if nested and i == 3:
+            d["detail"] = {"floor": "2", "open": True}
+        return d
+
+    answers = {"a": {"documents": [doc(1), doc(2)], "total": 2}, "b": {"documents": [], "total": 0},
+               "c": {"documents": [doc(3)], "total": 1}, "d": {"error": -2, "message": "bad"}}
+    job = SimpleNamespace(answers=answers, hits=0, todo=list(answers), stopped=False,
+                          stats=lambda: {"requests": 4, "cache_hits": 0, "concurrency_peak": 8, "throttled": 0})
+    out = _sweep_frame(job, ["a", "b", "c", "a", "d"], "query", None)
+    rows = [{"query": k, **d} for k in "abcd" for d in answers[k].get("documents", [])]
+    expected = frame(rows, columns=["query", *PLACE_COLUMNS], floats=["x", "y", "distance"])   # json_normalize
+    pd.testing.assert_frame_equal(out, expected)
+    assert ("detail.floor" in out.columns) is nested and out.attrs["sweep"]["errors"] == ["bad"]
