@@ -115,13 +115,8 @@ class SandboxApp(Starlette):
     lane: Lane | None = None
 
     async def __call__(self, scope, receive, send) -> None:
-        lane = self.lane
-        if lane is not None:
-            handler = lane.handler(scope)
-            if handler is not None:
-                await lane.answer(handler, scope, receive, send)
-                return
-        await super().__call__(scope, receive, send)
+        if self.lane is None or not await self.lane(scope, receive, send):
+            await super().__call__(scope, receive, send)
 
 
 def create_app(sandbox: Sandbox, *, lane: bool = True) -> SandboxApp:

@@ -42,31 +42,30 @@ class Lane:
         self.handlers, self.internal = dict(handlers), internal
         self.answered = 0            # requests the lane answered (tests check it served what they sent)
 
-    def handler(self, scope) -> Handler | None:
-        """The handler for this request, or None when the whole stack must answer it."""
+    async def __call__(self, scope, receive, send) -> bool:
+        """Answer this request and say True, or say False when the whole stack must answer it."""
         if scope["type"] != "http" or scope["method"] != "GET" or scope.get("root_path"):
-            return None
+            return False
         handler = self.handlers.get(scope["path"])
         if handler is None:
-            return None
-        for key, _ in scope["headers"]:
+            return False
+        auth = None
+        for key, value in scope["headers"]:
             if key in _BODY_HEADERS:
-                return None
-        return handler
+                return False
+            if key == b"authorization" and auth is None:
+                auth = value
+        await self.answer(handler, scope, receive, send, "" if auth is None else auth.decode("latin-1"))
+        return True
 
-    async def answer(self, handler: Handler, scope, receive, send) -> None:
-        """Answer one request with ``handler``."""
+    async def answer(self, handler: Handler, scope, receive, send, auth: str) -> None:
+        """Answer one request with ``handler`` (``auth``: its first ``Authorization`` header, or "")."""
         self.answered += 1
         try:
             fields = dict(check_request(scope["query_string"], "", b"")[0])
         except InputError as exc:
             await send_refusal(scope, send, exc)
             return
-        auth = ""
-        for key, value in scope["headers"]:
-            if key == b"authorization":
-                auth = value.decode("latin-1")
-                break
         try:
             body = handler(fields, auth)
         except SpecError as err:

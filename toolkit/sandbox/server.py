@@ -17,16 +17,6 @@ from .clock import DEFAULT_START
 __all__ = ["SandboxServer"]
 
 
-class _Current:
-    """The ASGI app uvicorn serves: forwards to the server's current state's app (swapped by ``reset``)."""
-
-    def __init__(self, server: "SandboxServer"):
-        self.server = server
-
-    async def __call__(self, scope, receive, send):
-        await self.server._app(scope, receive, send)
-
-
 class SandboxServer(LoopbackServer):
     def __init__(self, port: int = 0, db: str | None = None, *, host: str = "127.0.0.1", seed: int = 7,
                  clock_start: str = DEFAULT_START, frozen: bool = False, latency: "Latency | str | None" = None,
@@ -37,7 +27,7 @@ class SandboxServer(LoopbackServer):
         self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.sandbox = Sandbox(db or ":memory:", **self._options)
         self._app = self._build(self.sandbox)
-        self._delay = LatencyMiddleware(_Current(self), latency)     # emulated network, around every state
+        self._delay = LatencyMiddleware(self._app, latency)     # emulated network; reset() swaps the app inside
         super().__init__(self._delay, port, name="toolkit-sandbox", host=host)
 
     def _build(self, sandbox: Sandbox):
@@ -55,6 +45,7 @@ class SandboxServer(LoopbackServer):
         old = self.sandbox
         new = Sandbox(":memory:", **self._options, base_url=old.base_url)
         self.sandbox, self._app = new, self._build(new)
+        self._delay.app = self._app           # requests from now on reach the new state
         old.model("events").stop()            # its webhook worker, if it ran (the old store is garbage-collected)
         return self
 

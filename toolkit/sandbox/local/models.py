@@ -375,6 +375,9 @@ class World:
     @property
     def place_index(self):
         """The keyword index of the places (:class:`.placeindex.PlaceIndex`), built on first use (~0.2 s)."""
+        found = self.__dict__.get("_place_index")
+        if found is not None:
+            return found
         with self._lock:
             if "_place_index" not in self.__dict__:
                 from .placeindex import PlaceIndex
@@ -386,6 +389,9 @@ class World:
     def place_arrays(self) -> dict:
         """The columns the place filters and orders read, as arrays: x, y, b_code, h_code, category group and
         each row's rank in id order."""
+        found = self.__dict__.get("_place_arrays")
+        if found is not None:
+            return found
         with self._lock:
             if "_place_arrays" not in self.__dict__:
                 import numpy as np
