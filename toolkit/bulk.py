@@ -10,12 +10,6 @@ answer in time (a slow start, as TCP's: no wait for a window's last answer), the
 start for its ``Retry-After`` (the core retries the refused call itself). The limit never exceeds ``cap``
 (default :data:`CAP`). An integer ``concurrency`` fixes the limit.
 
-While a run is in progress (and while its result is built), the objects that existed before it are left out of
-the garbage collector's passes (:func:`gc.freeze`, undone when the last run in progress ends; not done when the
-collector is disabled or something else froze objects already). A run keeps every answer, so the collector's
-oldest generation comes due during it, and each such pass walked the whole heap of the session — pandas, the
-notebook's frames — for nothing: 30–45 ms at a time in a benchmark client, against about 1 ms of work per request.
-
 >>> limiter = Adaptive("auto")
 >>> limiter.limit, limiter.cap
 (8, 64)
@@ -28,8 +22,6 @@ notebook's frames — for nothing: 30–45 ms at a time in a benchmark client, a
 """
 from __future__ import annotations
 
-import contextlib
-import gc
 import json
 import sqlite3
 import statistics
@@ -39,7 +31,7 @@ from pathlib import Path
 
 from .errors import ApiError, ParameterError, QuotaExceeded, ToolkitError
 
-__all__ = ["Adaptive", "Bulk", "Cache", "Pacer", "START", "CAP", "HOLD", "heap_frozen"]
+__all__ = ["Adaptive", "Bulk", "Cache", "Pacer", "START", "CAP", "HOLD"]
 
 START, CAP, HOLD = 8, 64, 1.5
 MAX_CAP = 64
@@ -49,35 +41,6 @@ def _int(name: str, value, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not lo <= value <= hi:
         raise ParameterError(name, f"must be a whole number from {lo} to {hi}", value)
     return value
-
-
-_freeze_lock = threading.Lock()
-_freeze = {"runs": 0, "owned": False}
-
-
-@contextlib.contextmanager
-def heap_frozen():
-    """Leave the objects that exist now out of the garbage collector's passes until the last run in progress ends
-    (see the module docstring). Nested and concurrent runs share one freeze.
-
-    >>> with heap_frozen():
-    ...     gc.get_freeze_count() > 0 or not gc.isenabled()
-    True
-    """
-    with _freeze_lock:
-        if _freeze["runs"] == 0:
-            _freeze["owned"] = gc.isenabled() and gc.get_freeze_count() == 0
-            if _freeze["owned"]:
-                gc.freeze()
-        _freeze["runs"] += 1
-    try:
-        yield
-    finally:
-        with _freeze_lock:
-            _freeze["runs"] -= 1
-            if _freeze["runs"] == 0 and _freeze["owned"]:
-                _freeze["owned"] = False
-                gc.unfreeze()
 
 
 class Cache:
@@ -364,26 +327,24 @@ class Bulk:
         flight on a private loop), as an awaitable on the async client."""
         if client._async:
             async def run():
-                with heap_frozen():
-                    try:
-                        await self.run_async(client.core)
-                    finally:
-                        self.close()
-                    return finish(self)
+                try:
+                    await self.run_async(client.core)
+                finally:
+                    self.close()
+                return finish(self)
             return run()
-        with heap_frozen():
-            try:
-                if self.limiter.cap > 1 and len(self.todo) > 1:
-                    self.run_threaded(client)
-                else:
-                    previous, client.core.observer = client.core.observer, self.limiter.observe
-                    try:
-                        self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
-                    finally:
-                        client.core.observer = previous
-            finally:
-                self.close()
-            return finish(self)
+        try:
+            if self.limiter.cap > 1 and len(self.todo) > 1:
+                self.run_threaded(client)
+            else:
+                previous, client.core.observer = client.core.observer, self.limiter.observe
+                try:
+                    self.run_sync(client.core.send)   # one at a time; a 429's Retry-After still pauses it
+                finally:
+                    client.core.observer = previous
+        finally:
+            self.close()
+        return finish(self)
 
 
 def align(index, keys: list[str], answers: dict, classify):

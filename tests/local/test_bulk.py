@@ -166,50 +166,6 @@ def test_choropleth_builds_one_feature_per_counted_region(tk):
         choropleth_map(counts, {"type": "Feature"})
 
 
-def test_a_run_freezes_the_older_heap_and_leaves_the_collector_as_it_found_it(tk, monkeypatch):
-    import gc
-
-    import toolkit.local as local
-
-    seen = []
-    answer = local._sweep_answer
-    monkeypatch.setattr(local, "_sweep_answer", lambda body, response=None: seen.append(gc.get_freeze_count())
-                        or answer(body, response))
-    assert gc.get_freeze_count() == 0
-    out = tk.local.keyword_sweep(["약국", "카페"], x=129.059, y=35.158, radius=2000, size=3, progress=False)
-    assert len(seen) == 2 and min(seen) > 0 and len(out) > 0     # frozen while answers arrived
-    assert gc.get_freeze_count() == 0                             # and thawed after
-
-    gc.disable()                                                  # a disabled collector is left alone
-    try:
-        seen.clear()
-        tk.local.keyword_sweep(["편의점"], x=129.059, y=35.158, radius=2000, size=3, progress=False)
-        assert seen == [0]
-    finally:
-        gc.enable()
-
-
-def test_heap_frozen_nests_and_respects_a_freeze_made_by_someone_else():
-    import gc
-
-    from toolkit.bulk import heap_frozen
-
-    with heap_frozen():
-        outer = gc.get_freeze_count()
-        with heap_frozen():
-            assert outer > 0 and gc.get_freeze_count() > 0
-        assert gc.get_freeze_count() > 0                          # the inner run ending thaws nothing
-    assert gc.get_freeze_count() == 0
-    gc.freeze()
-    try:
-        mine = gc.get_freeze_count()
-        with heap_frozen():
-            pass
-        assert 0 < gc.get_freeze_count() <= mine                  # not ours to undo (frozen objects may die)
-    finally:
-        gc.unfreeze()
-
-
 def test_cache_commits_in_batches_and_on_close(tmp_path, monkeypatch):
     import sqlite3
 
