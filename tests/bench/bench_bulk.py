@@ -11,7 +11,9 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
 * the helper (adaptive concurrency) against a sequential loop of the single calls a user would write
   (timed over the first ``--loop`` items, as a rate): goal ≥ 20×;
 * its distinct-request rate against bare httpx (async, nothing parsed, clients of 8 connections) sending the same
-  requests with as many in flight as the helper reached (its peak concurrency): goal ≥ 80 %;
+  requests with as many in flight as the helper reached (its peak concurrency): goal ≥ 80 %. The same requests
+  are sent once before either is timed, so both meet the sandbox's caches warm (the first to send them would
+  otherwise pay for building them);
 * for geocode, the async client against the sync one: goal ≥ 1 (at least as fast; each run twice, alternating,
   and its best time taken);
 
@@ -96,16 +98,22 @@ def main(argv=None) -> int:
         tk.local.keyword("카페", rect=BUSAN_RECT)   # places and their keyword index, the road graph
         tk.navi.directions(origins[0][1:], dests[0][1:], summary=True)
 
+        key = app["rest_api_key"]
+
+        def warm(requests):   # every request once, untimed: both sides then meet the sandbox's warm caches
+            asyncio.run(raw_rate(key, requests, 16))
+
         # ---------------------------------------------------------------- geocode
         series = pd.Series(texts, name="address")
+        geo_requests = [{"method": "GET", "url": local + "/v2/local/search/address.json",
+                         "params": {"query": " ".join(t.split()), "analyze_type": "similar", "page": 1, "size": 1}}
+                        for t in dict.fromkeys(texts)]
+        warm(geo_requests)
         out, t_geo = timed(lambda: tk.local.geocode(series, progress=False))
         stats = out.attrs["geocode"]
         _, t_loop = timed(lambda: [tk.local.address(t, size=1) for t in texts[:loop]])
         peak = stats["concurrency_peak"]
-        raw = asyncio.run(raw_rate(app["rest_api_key"], [
-            {"method": "GET", "url": local + "/v2/local/search/address.json",
-             "params": {"query": " ".join(t.split()), "analyze_type": "similar", "page": 1, "size": 1}}
-            for t in dict.fromkeys(texts)], peak))
+        raw = asyncio.run(raw_rate(key, geo_requests, peak))
 
         async def async_geocode():
             async with toolkit.connect_async(sb.hosts, rest_api_key=app["rest_api_key"]) as atk:
@@ -127,42 +135,47 @@ def main(argv=None) -> int:
 
         # ---------------------------------------------------------------- keyword sweep
         city = ",".join(map(str, BUSAN_RECT))                 # a keyword search needs a centre or a rect
+        kw_requests = [{"method": "GET", "url": local + "/v2/local/search/keyword.json",
+                        "params": {"query": q, "rect": city, "page": 1, "size": 15, "sort": "accuracy"}}
+                       for q in queries]
+        warm(kw_requests)
         kw, t_kw = timed(lambda: tk.local.keyword_sweep(queries, rect=BUSAN_RECT, size=15, progress=False))
         _, t_kw_loop = timed(lambda: [tk.local.keyword(q, rect=BUSAN_RECT, size=15) for q in queries[:loop]])
         peak = kw.attrs["sweep"]["concurrency_peak"]
-        raw = asyncio.run(raw_rate(app["rest_api_key"], [
-            {"method": "GET", "url": local + "/v2/local/search/keyword.json",
-             "params": {"query": q, "rect": city, "page": 1, "size": 15, "sort": "accuracy"}} for q in queries], peak))
+        raw = asyncio.run(raw_rate(key, kw_requests, peak))
         figures.append(("keyword_sweep", n_kw / t_kw, loop / t_kw_loop, n_kw / t_kw, raw, peak))
         lines.append(goal("keyword_sweep: queries/s vs sequential loop", (n_kw / t_kw) / (loop / t_kw_loop), 20))
         lines.append(goal(f"keyword_sweep: request rate vs bare httpx at concurrency {peak}",
                           (n_kw / t_kw) / raw, 0.8))
 
         # ---------------------------------------------------------------- category sweep
+        cat_requests = [{"method": "GET", "url": local + "/v2/local/search/category.json",
+                         "params": {"category_group_code": "CE7", "x": x, "y": y, "radius": 500, "sort": "distance",
+                                    "page": 1, "size": 15}} for x, y in centres]
+        warm(cat_requests)
         cat, t_cat = timed(lambda: tk.local.category_sweep("CE7", centres, radius=500, size=15, progress=False))
         _, t_cat_loop = timed(lambda: [tk.local.category("CE7", x=x, y=y, radius=500, size=15, sort="distance")
                                        for x, y in centres[:loop]])
         peak = cat.attrs["sweep"]["concurrency_peak"]
-        raw = asyncio.run(raw_rate(app["rest_api_key"], [
-            {"method": "GET", "url": local + "/v2/local/search/category.json",
-             "params": {"category_group_code": "CE7", "x": x, "y": y, "radius": 500, "sort": "distance", "page": 1,
-                        "size": 15}} for x, y in centres], peak))
+        raw = asyncio.run(raw_rate(key, cat_requests, peak))
         figures.append(("category_sweep", n_cat / t_cat, loop / t_cat_loop, n_cat / t_cat, raw, peak))
         lines.append(goal("category_sweep: centres/s vs sequential loop", (n_cat / t_cat) / (loop / t_cat_loop), 20))
         lines.append(goal(f"category_sweep: request rate vs bare httpx at concurrency {peak}",
                           (n_cat / t_cat) / raw, 0.8))
 
         # ---------------------------------------------------------------- many-origin matrix
+        blocks = [origins[i:i + 30] for i in range(0, len(origins), 30)]
+        mx_requests = [{"method": "POST", "url": navi + "/v1/origins/directions",
+                        "json": {"origins": [{"key": k, "x": x, "y": y} for k, x, y in b],
+                                 "destination": {"x": d[1], "y": d[2]}, "radius": 10000, "priority": "TIME"}}
+                       for d in dests for b in blocks]
+        warm(mx_requests)
         mx, t_mx = timed(lambda: tk.navi.matrix(origins, dests, progress=False))
         calls = mx.attrs["matrix"]["calls"]
-        blocks = [origins[i:i + 30] for i in range(0, len(origins), 30)]
         singles = [(b, d) for d in dests for b in blocks][:max(2, loop // 6)]
         _, t_mx_loop = timed(lambda: [tk.navi.origins(b, d[1:]) for b, d in singles])
         peak = mx.attrs["matrix"]["concurrency_peak"]
-        raw = asyncio.run(raw_rate(app["rest_api_key"], [
-            {"method": "POST", "url": navi + "/v1/origins/directions",
-             "json": {"origins": [{"key": k, "x": x, "y": y} for k, x, y in b], "destination": {"x": d[1], "y": d[2]},
-                      "radius": 10000, "priority": "TIME"}} for d in dests for b in blocks], peak))
+        raw = asyncio.run(raw_rate(key, mx_requests, peak))
         figures.append(("matrix", calls / t_mx, len(singles) / t_mx_loop, calls / t_mx, raw, peak))
         lines.append(goal("navi.matrix: calls/s vs sequential origins() loop",
                           (calls / t_mx) / (len(singles) / t_mx_loop), 20))

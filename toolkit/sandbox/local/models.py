@@ -431,11 +431,17 @@ class World:
             docs[i] = doc
         return doc.copy()
 
-    def place_json(self, i: int) -> bytes:
-        """The JSON bytes of :meth:`place_doc` ``(i)`` (``finite_json``), kept for the places shown last."""
+    @property
+    def place_json_kept(self) -> dict[int, bytes]:
+        """The JSON bytes of the places shown last, by row (read it; :meth:`place_json` fills it)."""
         kept = self.__dict__.get("_place_json")
         if kept is None:
             kept = self.__dict__.setdefault("_place_json", {})
+        return kept
+
+    def place_json(self, i: int) -> bytes:
+        """The JSON bytes of :meth:`place_doc` ``(i)`` (``finite_json``), kept for the places shown last."""
+        kept = self.place_json_kept
         raw = kept.get(i)
         if raw is None:
             from ..web import finite_json
@@ -1040,10 +1046,10 @@ class Model:
                 doc["distance"] = ""
             return doc
 
-        place_json = w.place_json
+        place_json, kept = w.place_json, w.place_json_kept
 
         def documents_json(at) -> list[bytes]:    # document(j) for j in at, as JSON: "distance" comes last
-            raws = [place_json(i) for i in rows[at].tolist()]
+            raws = [kept.get(i) or place_json(i) for i in rows[at].tolist()]
             if dist is not None:
                 return [b"%s,\"distance\":\"%d\"}" % (raw[:-1], round(d)) for raw, d in zip(raws, dist[at].tolist())]
             if query is None:

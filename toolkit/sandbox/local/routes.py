@@ -30,6 +30,7 @@ XML_TYPE = "text/xml;charset=UTF-8"
 ADDRESS_MAX_PAGE, ADDRESS_MAX_SIZE = 45, 30
 PLACE_MAX_PAGE, PLACE_MAX_SIZE, PLACE_PAGEABLE = 45, 15, 45
 MAX_RADIUS = 20000
+GROUP_CODES = tuple(CATEGORY_GROUPS)
 
 
 def _xml_value(tag: str, value) -> str:
@@ -159,7 +160,7 @@ def search_keyword(model, p: Params) -> tuple[dict, list]:
     query = p.str("query", required=True)
     if not query.strip():
         raise api_error(400, -2, "query is required")
-    category = p.enum("category_group_code", tuple(CATEGORY_GROUPS))
+    category = p.enum("category_group_code", GROUP_CODES)
     kw, page, size = _place_params(p, need_area=True)
     docs, same_name = model.search_places(query=query.strip(), category=category, **kw)
     shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
@@ -168,7 +169,7 @@ def search_keyword(model, p: Params) -> tuple[dict, list]:
 
 
 def search_category(model, p: Params) -> tuple[dict, list]:
-    category = p.enum("category_group_code", tuple(CATEGORY_GROUPS), required=True)
+    category = p.enum("category_group_code", GROUP_CODES, required=True)
     kw, page, size = _place_params(p, need_area=True)
     docs, _ = model.search_places(category=category, **kw)
     shown, meta = _page(docs, page, size, min(len(docs), PLACE_PAGEABLE))
