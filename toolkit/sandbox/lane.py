@@ -6,7 +6,7 @@ ASGI scope, without the per-request objects of Starlette's stack (middlewares, r
 The lane does what the whole stack does for such a request, in the same order, with the same functions:
 
 1. the request guard's check of the query string (:func:`.guard.check_request`) and its refusal
-   (:func:`.guard.refusal`), HTTP 400 in the host's error shape;
+   (:func:`.guard.send_refusal`), HTTP 400 in the host's error shape;
 2. the route's own steps (its handler, given the decoded query fields and the ``Authorization`` header as
    Starlette's ``request.headers`` would give it: the first one sent);
 3. its answer: the handler's JSON bytes with the two headers of every JSON answer, an error it raises
