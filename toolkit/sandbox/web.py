@@ -102,10 +102,9 @@ def finite_json(payload: Any) -> bytes:
     return data
 
 
-def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None, *,
-                  finite: bool = False) -> Response:
-    """``payload`` as compact JSON (UTF-8, not ASCII-escaped) with ``Content-Type: application/json;charset=UTF-8``;
-    ``finite=True``: the caller knows every float in it is finite, and the faster :func:`finite_json` writes it.
+def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
+    """``payload`` as compact JSON (UTF-8, not ASCII-escaped) with ``Content-Type: application/json;charset=UTF-8``
+    (a payload whose floats are all finite is written faster by :func:`finite_json` and :func:`json_bytes_response`).
 
     >>> answer = json_response({"msg": "없음", "code": -2}, 400)
     >>> answer.status_code, answer.body.decode(), answer.headers["content-type"]
@@ -113,7 +112,7 @@ def json_response(payload: Any, status: int = 200, headers: Mapping[str, str] | 
     """
     if headers or not (200 <= status and status not in (204, 304)):
         return Response(_ENCODE(payload), status_code=status, media_type=JSON_TYPE, headers=dict(headers or {}))
-    return _JSONAnswer(finite_json(payload) if finite else _ENCODE(payload).encode("utf-8"), status)
+    return _JSONAnswer(_ENCODE(payload).encode("utf-8"), status)
 
 
 def json_bytes_response(data: bytes) -> Response:

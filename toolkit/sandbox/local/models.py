@@ -225,13 +225,13 @@ class _Page(Sequence):
     JSON text of each one as :func:`..web.finite_json` writes it, made from text kept per place or address
     instead of from a new dict."""
 
-    def __init__(self, ranked, start: int, stop: int):
-        self.ranked, self.start, self.stop = ranked, start, max(start, min(stop, len(ranked)))
+    def __init__(self, source, start: int, stop: int):
+        self.source, self.start, self.stop = source, start, max(start, min(stop, len(source)))
         self._docs = None
 
     def _made(self) -> list[dict]:
         if self._docs is None:
-            self._docs = self.ranked[self.start:self.stop]
+            self._docs = self.source[self.start:self.stop]
         return self._docs
 
     def __len__(self) -> int:
@@ -242,7 +242,7 @@ class _Page(Sequence):
 
     def json(self) -> list[bytes] | None:
         """The JSON bytes of each document (None when the result has no such maker: read the dicts)."""
-        return self.ranked.json_slice(self.start, self.stop)
+        return self.source.json_slice(self.start, self.stop)
 
 
 class _Numbered(list):
