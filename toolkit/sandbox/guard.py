@@ -119,6 +119,9 @@ def check_text(value: str, where: str = "a field") -> str:
 
 def _numeric_shape(core: str) -> bool:
     """A number-looking value with a non-ASCII digit (``"1²"``, ``"3.١"``): refused like a digit-only one."""
+    first = core[:1]
+    if not (first.isdigit() or first in ".,eE+-_ "):    # most text (a word, an address) ends here
+        return False
     return all(ch.isdigit() or ch in ".,eE+-_ " for ch in core)
 
 

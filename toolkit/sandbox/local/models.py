@@ -255,6 +255,7 @@ class _Numbered(list):
         for a in rows:
             self.by_sub.setdefault(a[sub_key], []).append(a)
         self.with_sub = [a for a in rows if a[sub_key] != ""]
+        self.found: dict[tuple, list] = {}     # what a query finds in this number alone (Model._found)
 
 
 class World:
@@ -817,6 +818,22 @@ class Model:
             return hit + [r for g in groups for r in g.with_sub]
         return hit or [r for g in groups for r in g]
 
+    def _found(self, groups: list[_Numbered], sub: str | None, exact: bool, name: str, kind: str) -> list:
+        """(row, ``kind``) of what :meth:`_num_match` finds, one per distinct ``name``, in order; kept on the
+        number's group when there is one group (the read-only rows of one number answer the same every time)."""
+        if len(groups) == 1:
+            found = groups[0].found.get((sub, exact, kind))
+            if found is not None:
+                return found
+        seen, out = set(), []
+        for a in self._num_match(groups, sub, exact):
+            if a[name] not in seen:
+                seen.add(a[name])
+                out.append((a, kind))
+        if len(groups) == 1:
+            groups[0].found[(sub, exact, kind)] = out
+        return out
+
     def search_address(self, query: str, analyze_type: str) -> Sequence[dict]:
         w = self.world()
         exact = analyze_type == "exact"
@@ -839,13 +856,7 @@ class Model:
             if not m or m.group(1) or (exact and len(tail) > 1):
                 return []
             groups = [g for k in keys if (g := w.by_main("road", k).get(m.group(2)))]    # only N-* can match
-            hits = self._num_match(groups, m.group(3), exact)
-            seen, out = set(), []
-            for a in hits:
-                if a["road_address_name"] not in seen:
-                    seen.add(a["road_address_name"])
-                    out.append((a, "ROAD_ADDR"))
-            return self._made(out)
+            return self._made(self._found(groups, m.group(3), exact, "road_address_name", "ROAD_ADDR"))
         if codes is None:
             return []
         # ---------------------------------------------------------------- land-lot addresses
@@ -862,13 +873,7 @@ class Model:
                 return []
             number = (mountain or "N", m.group(2))
             groups = [g for c in codes if (g := w.by_main("lot", c).get(number))]
-            hits = self._num_match(groups, m.group(3), exact)
-            seen, out = set(), []
-            for a in hits:
-                if a["address_name"] not in seen:
-                    seen.add(a["address_name"])
-                    out.append((a, "REGION_ADDR"))
-            return self._made(out)
+            return self._made(self._found(groups, m.group(3), exact, "address_name", "REGION_ADDR"))
         if exact:
             return []
         # similar: the leftover words are a building name
