@@ -87,6 +87,7 @@ REGION_CELLS = (0.00025, 0.0000625)   # degrees (about 23 m x 28 m, then 6 m x 7
 PLACE_URL = "https://place.sandbox.invalid/"
 PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                 "address_name", "road_address_name", "x", "y")
+REGION_WORDS_KEPT = 4096        # leading words of address queries whose regions are kept (Model._parse_regions)
 PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
@@ -700,6 +701,7 @@ class Model:
         self.sandbox = sandbox
         self._world: World | None = None
         self.requests: list[tuple[float, str]] = []   # (time.monotonic(), endpoint) of every local request
+        self._regions_read: dict[tuple, tuple] = {}     # see _parse_regions
 
     # ================================================================== request log (control API)
     def record(self, endpoint: str) -> None:
@@ -739,7 +741,19 @@ class Model:
 
     # ================================================================== address search
     def _parse_regions(self, words: list[str]):
-        """Consume leading region words; return (candidate legal codes or None, level, rest, sigungu names)."""
+        """Consume leading region words; return (candidate legal codes or None, level, the other words). The
+        answer for the first four words (the most it reads) is kept: the codes are shared, read them only."""
+        key = tuple(words[:4])
+        kept = self._regions_read.get(key)
+        if kept is None:
+            kept = self._read_regions(list(key))
+            if len(self._regions_read) >= REGION_WORDS_KEPT:
+                self._regions_read.clear()
+            self._regions_read[key] = kept
+        codes, level, used = kept
+        return codes, level, words[used:]
+
+    def _read_regions(self, words: list[str]):
         w = self.world()
         i, codes, level = 0, None, None
         if i < len(words) and words[i] in SIDO_ALIASES:
@@ -755,7 +769,7 @@ class Model:
             cand = [c for c in w.ri_by_name[words[i]] if any(c.startswith(k[:8]) for k in codes)]
             if cand:
                 codes, level, i = cand, "ri", i + 1
-        return codes, level, words[i:]
+        return codes, level, i
 
     @staticmethod
     def _third(a: dict) -> str:
