@@ -152,7 +152,7 @@ class _Ranked(Sequence):
     order the rows; None keeps row order. Reading the first ``k`` documents orders only the rows that can be
     among them."""
 
-    def __init__(self, rows, keys, make, make_json=None):   # make_json(positions) -> JSON bytes of each
+    def __init__(self, rows, keys, make, make_json=None):   # make_json(positions or a slice) -> JSON bytes
         self.rows, self.keys, self.make, self.make_json = rows, keys, make, make_json
         self._order, self._known = None, -1        # positions in rows, in order; how many are known (-1: none)
 
@@ -164,11 +164,9 @@ class _Ranked(Sequence):
         """The JSON bytes of documents ``start:stop`` (None without ``make_json``)."""
         if self.make_json is None:
             return None
-        import numpy as np
-
         order = self._first(stop)
-        if isinstance(order, range):            # row order
-            return self.make_json(np.arange(start, stop))
+        if isinstance(order, range):            # row order: the positions are a slice
+            return self.make_json(slice(start, stop))
         return self.make_json(order[start:stop])
 
     def __len__(self) -> int:
@@ -702,6 +700,7 @@ class Model:
         self._world: World | None = None
         self.requests: list[tuple[float, str]] = []   # (time.monotonic(), endpoint) of every local request
         self._regions_read: dict[tuple, tuple] = {}     # see _parse_regions
+        self._recognised: dict[str, tuple] = {}         # see _recognise
 
     # ================================================================== request log (control API)
     def record(self, endpoint: str) -> None:
@@ -968,7 +967,17 @@ class Model:
 
     # ================================================================== places
     def _recognise(self, query: str):
-        """(region full names, keyword, code prefixes of the selected region)."""
+        """(region full names, keyword, code prefix of the selected region), kept for the queries read last
+        (at most :data:`REGION_WORDS_KEPT`; the names are shared, read them only)."""
+        kept = self._recognised.get(query)
+        if kept is None:
+            kept = self._read_query(query)
+            if len(self._recognised) >= REGION_WORDS_KEPT:
+                self._recognised.clear()
+            self._recognised[query] = kept
+        return kept
+
+    def _read_query(self, query: str):
         w = self.world()
         words = query.split()
         found: list[tuple[str, str]] = []   # (full name, code prefix)
@@ -1014,7 +1023,7 @@ class Model:
         keep = None                                  # the rows the filters keep (a mask), None: all
         if query is not None:
             names, keyword, prefix = self._recognise(query)
-            same_name = {"region": names, "keyword": keyword, "selected_region": names[0] if names else ""}
+            same_name = {"region": list(names), "keyword": keyword, "selected_region": names[0] if names else ""}
             needles = [_norm(t) for t in keyword.split()]
             if needles:
                 rows, rank = w.ranked_rows(tuple(needles), prefix)  # in accuracy order, in the region
