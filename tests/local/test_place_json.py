@@ -71,3 +71,32 @@ def test_address_page_bytes_are_the_documents_json(model):
                 assert got == want, fields
             made += hasattr(shown, "json") and shown.json() is not None
     assert made > 200
+
+
+def test_long_query_texts_are_not_kept(model):
+    """What the model keeps per query text is bounded in size: 4,096 texts of at most 256 characters."""
+    from toolkit.sandbox.local.models import KEPT_TEXT_MAX, REGION_WORDS_KEPT
+
+    long = "부산진구 " + "카페" * 5000
+    before = (len(model._recognised), len(model._regions_read))
+    routes.search_keyword(model, Params({"query": long, "rect": CITY}))
+    routes.search_address(model, Params({"query": long}))
+    assert (len(model._recognised), len(model._regions_read)) == before
+    routes.search_keyword(model, Params({"query": "부산진구 카페", "rect": CITY}))
+    assert "부산진구 카페" in model._recognised and KEPT_TEXT_MAX * REGION_WORDS_KEPT <= 2 ** 20
+
+
+def test_what_a_number_keeps_is_bounded_by_the_data(model):
+    """A sub-number that no address has is answered but not kept on its number's group."""
+    from tests.bench.procs import addresses
+
+    text = next(t for t in addresses(200) if "-" in t)
+    base = text.rsplit("-", 1)[0]
+    routes.search_address(model, Params({"query": text}))
+    w = model.world()
+    groups = [g for cache in w.__dict__["_by_main"].values() for g in cache.values() if g.found]
+    kept = sum(len(g.found) for g in groups)
+    for n in range(50):
+        meta, shown = routes.search_address(model, Params({"query": f"{base}-{900000 + n}"}))
+        assert meta["total_count"] >= 1        # the number's other addresses, as before
+    assert sum(len(g.found) for g in groups) == kept

@@ -87,7 +87,8 @@ REGION_CELLS = (0.00025, 0.0000625)   # degrees (about 23 m x 28 m, then 6 m x 7
 PLACE_URL = "https://place.sandbox.invalid/"
 PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                 "address_name", "road_address_name", "x", "y")
-REGION_WORDS_KEPT = 4096        # leading words of address queries whose regions are kept (Model._parse_regions)
+REGION_WORDS_KEPT = 4096        # query texts whose regions are kept (Model._parse_regions, Model._recognise) ...
+KEPT_TEXT_MAX = 256             # ... when at most this long (a query may be 1 MB: 4,096 of those would not fit)
 PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
@@ -746,9 +747,10 @@ class Model:
         kept = self._regions_read.get(key)
         if kept is None:
             kept = self._read_regions(list(key))
-            if len(self._regions_read) >= REGION_WORDS_KEPT:
-                self._regions_read.clear()
-            self._regions_read[key] = kept
+            if sum(map(len, key)) <= KEPT_TEXT_MAX:        # region names are short: long text is not kept
+                if len(self._regions_read) >= REGION_WORDS_KEPT:
+                    self._regions_read.clear()
+                self._regions_read[key] = kept
         codes, level, used = kept
         return codes, level, words[used:]
 
@@ -833,7 +835,8 @@ class Model:
 
     def _found(self, groups: list[_Numbered], sub: str | None, exact: bool, name: str, kind: str) -> list:
         """(row, ``kind``) of what :meth:`_num_match` finds, one per distinct ``name``, in order; kept on the
-        number's group when there is one group (the read-only rows of one number answer the same every time)."""
+        number's group when there is one group and the sub-number is one of its own (the read-only rows of one
+        number answer the same every time)."""
         if len(groups) == 1:
             found = groups[0].found.get((sub, exact, kind))
             if found is not None:
@@ -843,7 +846,7 @@ class Model:
             if a[name] not in seen:
                 seen.add(a[name])
                 out.append((a, kind))
-        if len(groups) == 1:
+        if len(groups) == 1 and (sub is None or sub in groups[0].by_sub):   # bounded by the data, not the queries
             groups[0].found[(sub, exact, kind)] = out
         return out
 
@@ -972,9 +975,10 @@ class Model:
         kept = self._recognised.get(query)
         if kept is None:
             kept = self._read_query(query)
-            if len(self._recognised) >= REGION_WORDS_KEPT:
-                self._recognised.clear()
-            self._recognised[query] = kept
+            if len(query) <= KEPT_TEXT_MAX:
+                if len(self._recognised) >= REGION_WORDS_KEPT:
+                    self._recognised.clear()
+                self._recognised[query] = kept
         return kept
 
     def _read_query(self, query: str):
