@@ -185,7 +185,7 @@ class Model:
     def _snap(self, g: RoadGraph, p: Point, code: int, event_code: int | None = None) -> int:
         """The nearest routable node; ``NoRoute(code)`` beyond 1000 m; ``NoRoute(event_code)`` when every
         edge at that node is a road event (only asked with ``avoid=roadevent``)."""
-        node, dist = g.snap(p.x, p.y)
+        node, dist = g.snap_kept(p.x, p.y)
         if dist > SNAP_MAX_M:
             raise NoRoute(code)
         if event_code is not None and g.all_events_at(node):
@@ -358,22 +358,17 @@ class Model:
         ev = "roadevent" in opts.avoid
         when = opts.when if opts.when is not None else self.sandbox.clock.timestamp()
         try:
-            node, dist = g.snap_kept(target.x, target.y)
-            if dist > SNAP_MAX_M:
-                raise NoRoute(203 if to_target else 301)
-            if ev and to_target and g.all_events_at(node):
-                raise NoRoute(206)
+            centre = self._snap(g, target, 203 if to_target else 301, 206 if ev and to_target else None)
         except NoRoute as exc:
             return {"trans_id": uuid.uuid4().hex,
                     "routes": [dict(failed(exc.code), key=p.key) for p in sources]}
-        centre = node
         traffic = g.traffic(when)
-        key = (bucket_of(when), opts.priority, tuple(opts.avoid), opts.car_type == 7)   # what the weights read
+        weighted = (bucket_of(when), opts.priority, tuple(opts.avoid), opts.car_type == 7)   # what the weights read
 
         def arc_weights():
             return g.arc_weights(self._weights(g, opts, traffic), self._blocked(g, opts))
 
-        tree = g.tree(key, arc_weights, centre, reverse=to_target)
+        tree = g.tree(weighted, arc_weights, centre, reverse=to_target)
         out, walk = [], []
         for p in sources:
             far = g.metres(p.x, p.y, target.x, target.y)
