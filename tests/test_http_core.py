@@ -239,12 +239,51 @@ def test_no_wait_is_started_that_would_pass_the_total_time_cap(monkeypatch):
     assert info.value.status == 429 and info.value.attempts == 2 and len(slept) == 1
 
 
+def test_async_waits_are_slept_on_the_event_loop_and_capped_like_sync():
+    """asend: the same decisions as send (Retry-After honoured, no wait past the total time cap), each wait an
+    asyncio sleep during which other tasks run."""
+    rec = Recorder(httpx.Response(429, headers={"Retry-After": "0.2"}, json={"msg": "slow", "code": -9}), ok())
+    c = core(rec)
+    ticks = []
+
+    async def ticker():
+        while True:
+            ticks.append(time.monotonic())
+            await asyncio.sleep(0.02)
+
+    async def main():
+        tick = asyncio.create_task(ticker())
+        started = time.monotonic()
+        try:
+            answer = await c.asend(Call("POST", "api", "/v2/api/talk/memo/send", data={"a": 1}))
+        finally:
+            tick.cancel()
+        return answer, time.monotonic() - started
+
+    answer, took = asyncio.run(main())
+    assert answer == {"ok": True} and len(rec.requests) == 2 and took >= 0.2
+    assert len(ticks) >= 5                  # the loop ran other work while the call waited
+
+    rec = Recorder(httpx.Response(503, text="busy"), httpx.Response(429, headers={"Retry-After": "9"}), ok())
+    c = core(rec, total_timeout=5.0)
+
+    async def capped():
+        started = time.monotonic()
+        with pytest.raises(errors.ApiError) as info:
+            await c.asend(Call("GET", "api", "/x"))
+        return info.value, time.monotonic() - started
+
+    err, took = asyncio.run(capped())
+    assert err.status == 429 and err.attempts == 2 and len(rec.requests) == 2 and took < 1.0
+
+
 @pytest.mark.parametrize("body", [
     b'{"x": "129.05", "n": 3, "f": 1.5, "z": -0.0, "k": "\xec\xb9\xb4\xed\x8e\x98", "a": [true, null]}',
     b'{"big": 123456789012345678901234567890, "neg": -98765432109876543210}',   # orjson: floats; json: ints
     b'{"edge": [9223372036854775807, 18446744073709551615, -9223372036854775808, 1e-400]}',
     b'{"overflow": 1e400}',                                # orjson refuses, json gives inf
     b'{"v": NaN, "w": Infinity}',                          # not JSON, but json.loads reads it
+
     b'\xef\xbb\xbf{"bom": 1}',
     '{"utf16": "카페"}'.encode("utf-16"),
     b'{"dup": 1, "dup": 2}',
