@@ -39,9 +39,19 @@ def test_matrix_equals_origins_calls_and_async_matches(sandbox_server, tk):
     dests = [("d0", 129.059, 35.158), ("d1", 129.045, 35.14)]
     out = tk.navi.matrix(origins, dests, progress=False)
     assert len(out) == 70 and out.attrs["matrix"]["requests"] == 4
-    one = tk.navi.origins(origins[:30], dests[1][1:])
-    part = out[(out["destination"] == "d1")].head(30).drop(columns="destination").reset_index(drop=True)
-    pd.testing.assert_frame_equal(part, one.reset_index(drop=True), check_like=True, check_dtype=False)
+    # the same frame as the single origins() calls, one per destination and block, stacked (dtypes included)
+    parts = []
+    for key, *xy in dests:
+        for block in (origins[:30], origins[30:]):
+            one = tk.navi.origins(block, xy)
+            one.insert(0, "destination", key)
+            parts.append(one)
+    expected = pd.concat(parts, ignore_index=True)
+    expected.attrs = {}
+    got = out.copy()
+    got.attrs = {}
+    pd.testing.assert_frame_equal(got, expected)
+    assert out["x"].dtype == "float64" and str(out["distance"].dtype) == "Int64"
 
     async def run():
         async with client_for(sandbox_server, AsyncClient) as atk:
