@@ -80,3 +80,53 @@ def test_snap_is_the_nearest_node_of_a_scan_of_every_node(navi):
         d2 = (g.mx[ids] - px) ** 2 + (g.my[ids] - py) ** 2
         k = int(np.argmin(d2))
         assert g.snap(x, y) == (int(ids[k]), float(math.sqrt(d2[k])))
+
+
+@pytest.mark.parametrize("to_target", [True, False])
+def test_a_many_call_runs_on_the_event_loop_only_once_its_weights_are_kept(fresh_server, fresh_tk, monkeypatch,
+                                                                           to_target):
+    """The route sends a many-call to a worker thread while it may build something (the graph, the weights of a
+    traffic bucket), and answers it on the event loop once the call is only a search and walks; the answers are
+    the same either way, and the direction asked for decides which weighted graph must be kept."""
+    from toolkit.sandbox.navi import routes
+
+    threaded = []
+    real = routes.run_in_threadpool
+
+    async def counting(fn, *args, **kwargs):
+        threaded.append(fn.__name__)
+        return await real(fn, *args, **kwargs)
+
+    monkeypatch.setattr(routes, "run_in_threadpool", counting)
+    sandbox = fresh_server.sandbox
+    # a traffic bucket no other test used (the road graph and what it keeps are shared by the process), held
+    sandbox.clock.freeze()
+    sandbox.clock.advance(86400 * random.Random().randrange(300, 30_000) + 900 * random.Random().randrange(96))
+    model, opts = sandbox.model("navi"), Options(priority="DISTANCE")
+    assert not model.many_is_quick(opts, to_target=to_target)
+    points = [(f"p{i}", 129.03 + 0.004 * i, 35.10 + 0.003 * i) for i in range(6)]
+    target = (129.059, 35.158)
+    ask = fresh_tk.navi.origins if to_target else fresh_tk.navi.destinations
+    first = ask(points, target, priority="DISTANCE") if to_target else ask(target, points, priority="DISTANCE")
+    assert threaded == ["many"] and model.many_is_quick(opts, to_target=to_target)
+    if not to_target:   # the reversed graph, which many origins search, was not built by many destinations
+        assert not model.many_is_quick(opts, to_target=True)
+    again = ask(points, target, priority="DISTANCE") if to_target else ask(target, points, priority="DISTANCE")
+    assert threaded == ["many"]                     # the second call stayed on the event loop
+    cols = ["key", "result_code", "distance", "duration"]
+    assert first[cols].equals(again[cols]) and (first["result_code"] == 0).sum() >= 4
+
+
+def test_a_trees_predecessors_are_its_list_made_of_shared_node_numbers(navi):
+    import numpy as np
+    from scipy.sparse.csgraph import dijkstra
+
+    g = navi.graph
+    matrix = g.matrix(np.ones(len(g.arc_e)))
+    _, pred = dijkstra(matrix, directed=True, indices=int(g.snap_ids[0]), return_predecessors=True)
+    _, other = dijkstra(matrix, directed=True, indices=int(g.snap_ids[-1]), return_predecessors=True)
+    assert (pred == -9999).any()                      # the root and unreached nodes
+    first, second = g.node_list(pred), g.node_list(other)
+    assert first == pred.tolist() and second == other.tolist()
+    node = next(v for v in first if v > 1000)
+    assert second[second.index(node)] is first[first.index(node)]   # one int object per node, shared

@@ -40,11 +40,19 @@ PEAK_DEPTH = {"arterial": 1.0, "main": 0.8, "local": 0.5, "motorway": 0.7}
 ROADEVENT_FACTOR = 0.4
 BLOCKED = 1e12          # weight of an arc removed by ``avoid`` (a path using it counts as no path)
 MATRICES_KEPT = 8       # weighted graphs (forward and reversed) kept per weight key (traffic bucket + options)
-TREES_KEPT = 16         # shortest-path trees kept (about 1.5 MB each): the calls of a matrix for one target
+TREES_KEPT = 32         # shortest-path trees kept (about 0.6 MB each): the targets of a matrix, each asked once per
+                        # block of origins (a matrix of 20 destinations cycled through 16 kept trees: every call
+                        # of a repeated run searched again)
 SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node)
 
 _lock = threading.Lock()
 _graphs: dict[Path, "RoadGraph"] = {}
+
+
+def loaded_graph(datasets: Path) -> "RoadGraph | None":
+    """The road graph of ``datasets`` if it is loaded, else None (without loading it)."""
+    with _lock:
+        return _graphs.get(Path(datasets) / "navi" / "roads.json.gz")
 
 
 def road_graph(datasets: Path) -> "RoadGraph":
@@ -72,7 +80,8 @@ def congestion(hour: float) -> float:
 @dataclass
 class Tree:
     """A shortest-path tree from ``root``: cost per node (``inf`` where unreached) and the predecessor of each
-    node as a Python list (walked node by node; list indexing is the fastest Python can do)."""
+    node as a Python list (walked node by node; list indexing is the fastest Python can do) of the graph's
+    shared node numbers (:meth:`RoadGraph.node_list`: no int objects of its own, a quarter of the memory)."""
     root: int
     cost: np.ndarray
     pred: list
@@ -157,6 +166,7 @@ class RoadGraph:
         self._tlock = threading.Lock()
         self._matrices: OrderedDict = OrderedDict()
         self._trees: OrderedDict = OrderedDict()
+        self._node_objs = None
         self._tree_locks: dict = {}
         self._snaps: dict = {}
         self._clock = threading.Lock()
@@ -194,6 +204,26 @@ class RoadGraph:
             hit[1] = hit[0].T.tocsr()
         return hit[1] if reverse else hit[0]
 
+    def node_list(self, values: np.ndarray) -> list:
+        """``values.tolist()`` of a predecessor array (node numbers, or scipy's -9999 for none: any negative
+        reads -9999), made of one set of int objects kept by the graph and shared by every list it gives."""
+        n = len(self.lon)
+        if self._node_objs is None:   # (two threads may both build it: equal arrays)
+            objs = np.empty(n + 1, dtype=object)
+            objs[:n] = range(n)
+            objs[n] = -9999
+            self._node_objs = objs
+        return self._node_objs[np.where(values >= 0, values, n)].tolist()
+
+    def has_weighted(self, key, reverse: bool, timestamp: float) -> bool:
+        """Whether :meth:`weighted` (``reverse`` included) and :meth:`traffic` would answer ``key`` and
+        ``timestamp`` from what is kept, without building anything."""
+        with self._clock:
+            hit = self._matrices.get(key)
+        with self._tlock:
+            traffic = bucket_of(timestamp) in self._traffic
+        return traffic and hit is not None and (not reverse or hit[1] is not None)
+
     def tree(self, key, arc_weights, root: int, reverse: bool) -> Tree:
         """Shortest-path tree from ``root`` over the graph weighted by ``arc_weights()`` (``key`` names those
         weights), over the reversed arcs when ``reverse`` (then the tree leads every node *to* ``root``). The
@@ -215,7 +245,7 @@ class RoadGraph:
                 return hit
             cost, pred = dijkstra(self.weighted(key, arc_weights, reverse), directed=True, indices=root,
                                   return_predecessors=True)
-            hit = Tree(root, cost, pred.tolist())
+            hit = Tree(root, cost, self.node_list(pred))
             with self._clock:
                 self._trees[k] = hit
                 while len(self._trees) > TREES_KEPT:

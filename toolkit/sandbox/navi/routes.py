@@ -225,8 +225,7 @@ async def origins_directions(request: Request):
     radius = _radius(body)
     opts = _body_options(body, ("TIME", "DISTANCE"), "TIME")
     _charge(request, "navi_origins_directions")
-    model = sandbox_of(request).model("navi")
-    return json_response(await run_in_threadpool(model.many, origins, destination, radius, opts, to_target=True))
+    return json_response(await _many(sandbox_of(request).model("navi"), origins, destination, radius, opts, True))
 
 
 async def destinations_directions(request: Request):
@@ -237,9 +236,15 @@ async def destinations_directions(request: Request):
     radius = _radius(body)
     opts = _body_options(body, ("TIME", "DISTANCE"), "TIME")
     _charge(request, "navi_destinations_directions")
-    model = sandbox_of(request).model("navi")
-    return json_response(await run_in_threadpool(model.many, destinations, origin, radius, opts,
-                                                 to_target=False))
+    return json_response(await _many(sandbox_of(request).model("navi"), destinations, origin, radius, opts, False))
+
+
+async def _many(model, sources, target, radius: int, opts, to_target: bool) -> dict:
+    """``model.many(...)``: on the event loop when it is quick (see ``Model.many_is_quick``), else in a worker
+    thread (a first call may load the road graph or build a weighted graph)."""
+    if model.many_is_quick(opts, to_target=to_target):
+        return model.many(sources, target, radius, opts, to_target=to_target)
+    return await run_in_threadpool(model.many, sources, target, radius, opts, to_target=to_target)
 
 
 def _auth_first(request: Request):
