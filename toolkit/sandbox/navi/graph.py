@@ -86,6 +86,8 @@ class Tree:
     cost: np.ndarray
     pred: list
     roads: dict = field(default_factory=dict)   # rounded (metres, seconds) of roads met by earlier walks (models.py)
+    up: list | None = None                      # reversed trees: edge id of each node's arc to its predecessor
+    suffix: dict = field(default_factory=dict)  # summaries from nodes that start a road to the root (models.py)
 
 
 @dataclass
@@ -166,7 +168,7 @@ class RoadGraph:
         self._tlock = threading.Lock()
         self._matrices: OrderedDict = OrderedDict()
         self._trees: OrderedDict = OrderedDict()
-        self._node_objs = None
+        self._int_objs: dict = {}
         self._tree_locks: dict = {}
         self._snaps: dict = {}
         self._clock = threading.Lock()
@@ -207,13 +209,26 @@ class RoadGraph:
     def node_list(self, values: np.ndarray) -> list:
         """``values.tolist()`` of a predecessor array (node numbers, or scipy's -9999 for none: any negative
         reads -9999), made of one set of int objects kept by the graph and shared by every list it gives."""
-        n = len(self.lon)
-        if self._node_objs is None:   # (two threads may both build it: equal arrays)
+        return self._shared_list(values, len(self.lon), -9999)
+
+    def _shared_list(self, values: np.ndarray, n: int, missing: int) -> list:
+        """``values.tolist()`` for values in ``range(n)`` (any negative reads ``missing``) from int objects kept
+        per ``(n, missing)`` (two threads may both build them: equal arrays)."""
+        objs = self._int_objs.get((n, missing))
+        if objs is None:
             objs = np.empty(n + 1, dtype=object)
             objs[:n] = range(n)
-            objs[n] = -9999
-            self._node_objs = objs
-        return self._node_objs[np.where(values >= 0, values, n)].tolist()
+            objs[n] = missing
+            self._int_objs[(n, missing)] = objs
+        return objs[np.where(values >= 0, values, n)].tolist()
+
+    @property
+    def ename_list(self) -> list:
+        """:attr:`ename` as a Python list (walked edge by edge)."""
+        out = self.__dict__.get("_ename_list")
+        if out is None:
+            out = self.__dict__["_ename_list"] = self.ename.tolist()
+        return out
 
     def has_weighted(self, key, reverse: bool, timestamp: float) -> bool:
         """Whether :meth:`weighted` (``reverse`` included) and :meth:`traffic` would answer ``key`` and
@@ -246,6 +261,11 @@ class RoadGraph:
             cost, pred = dijkstra(self.weighted(key, arc_weights, reverse), directed=True, indices=root,
                                   return_predecessors=True)
             hit = Tree(root, cost, self.node_list(pred))
+            if reverse:   # each node's arc toward the root (node → pred), for walks that sum roads as they go
+                has = np.flatnonzero(pred >= 0)
+                up = np.full(len(pred), -1, dtype=np.int64)
+                up[has] = self.arcs_between(has, pred[has])
+                hit.up = self._shared_list(up, len(self.elen), -1)
             with self._clock:
                 self._trees[k] = hit
                 while len(self._trees) > TREES_KEPT:

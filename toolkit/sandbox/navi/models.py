@@ -407,6 +407,16 @@ class Model:
             route = {"result_code": 0, "result_msg": MSG[0], "key": p.key, "summary": None}
             out.append(route)
             walk.append((route, node))
+        if to_target:                                    # walks up the tree, summing roads as they go
+            for (route, node), summary in zip(walk, self._totals_to_root(g, traffic, tree,
+                                                                          [node for _, node in walk])):
+                if summary is None:                      # no path: the route carries code 1
+                    key = route["key"]
+                    route.clear()
+                    route.update(failed(1), key=key)
+                else:
+                    route["summary"] = summary
+            return {"trans_id": uuid.uuid4().hex, "routes": out}
         paths = []
         for (route, _), path in zip(walk, g.tree_walks(tree, [node for _, node in walk])):
             if path is None:                             # no path: the route carries code 1
@@ -419,6 +429,64 @@ class Model:
         for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths, tree.roads, to_target)):
             route["summary"] = summary
         return {"trans_id": uuid.uuid4().hex, "routes": out}
+
+    @staticmethod
+    def _totals_to_root(g: RoadGraph, traffic, tree, nodes: list[int]) -> list[dict | None]:
+        """``{"distance", "duration"}`` of the path from each node up a reversed tree to its root, as
+        :meth:`_roads` sums a route (each road's metres and seconds added in path order by Python's ``sum``,
+        rounded, then the roads added), or None where the node has no path (unreached, or only over a blocked arc).
+
+        Where a road starts on a path to the root, what follows is the same for every path through that node: a
+        road starts at a named edge whose name differs from the road before it (an edge without a name belongs to
+        the road before it, or to the first named one), so from there on the roads are those of the path that
+        starts at that node. Those summaries are kept on the tree (``tree.suffix``), and a walk goes only as far
+        as its first road: a matrix's calls for one target walk each part of the tree once."""
+        from .graph import BLOCKED
+
+        pred, root, cost, up, suffix = tree.pred, tree.root, tree.cost, tree.up, tree.suffix
+        names, elen, seconds = g.ename_list, g.elen, traffic.seconds
+
+        def road(edges: list[int]) -> tuple[int, int]:
+            return round(sum(elen[edges].tolist())), round(sum(seconds[edges].tolist()))  # round(): half to even
+
+        def first_road(node: int) -> tuple[list[int], int]:
+            """The edges of the first road of the path from ``node``, and the node where the next one starts
+            (``root`` when it is the last)."""
+            edges, name = [], -1
+            while node != root:
+                e = up[node]
+                n = names[e]
+                if n >= 0:
+                    if name < 0:
+                        name = n
+                    elif n != name:
+                        break
+                edges.append(e)
+                node = pred[node]
+            return edges, node
+
+        out: list[dict | None] = []
+        for b in nodes:
+            if not cost[b] < BLOCKED:                    # inf, nan or blocked
+                out.append(None)
+                continue
+            if b in suffix:
+                m, t = suffix[b]
+                out.append({"distance": m, "duration": t})
+                continue
+            edges, nxt = first_road(b)
+            chain = [(b if b != root and names[up[b]] >= 0 else None, road(edges))]   # b itself starts a road?
+            while nxt != root and nxt not in suffix:     # each next road start, until one with a known summary
+                edges, after = first_road(nxt)
+                chain.append((nxt, road(edges)))
+                nxt = after
+            m, t = suffix[nxt] if nxt != root else (0, 0)
+            for start, (rm, rt) in reversed(chain):
+                m, t = m + rm, t + rt
+                if start is not None:
+                    suffix[start] = (m, t)
+            out.append({"distance": m, "duration": t})
+        return out
 
     @staticmethod
     def _path_totals(g: RoadGraph, traffic, paths: list[list[int]], kept: dict | None = None,
