@@ -398,6 +398,8 @@ class RequestCore:
         self.headers: dict[str, str] = {}   # sent with every call (e.g. the sandbox latency of connect(latency=))
         # observer(status or error name, seconds, Retry-After or None) after every attempt (bulk runs adapt on it)
         self.observer = None
+        # where the last adaptive bulk run against each server (scheme://host:port) ended: (limit, monotonic time)
+        self.bulk_levels: dict[str, tuple[int, float]] = {}
         self._policies: dict[tuple, dict] = {}
         _install_log_redaction()
 

@@ -277,7 +277,7 @@ def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool,
     in ``attrs["tiles"]``."""
     from .frames import frame
 
-    df = frame(_many_rows(body, points), columns=MANY_COLUMNS, **MANY_TYPES,
+    df = frame(_many_rows(body, points), columns=MANY_COLUMNS, **MANY_TYPES, flatten=False,
                meta={"trans_id": body.get("trans_id"), "center": center,
                      "role": "destination" if to_center else "origin"})
     if tiles:
@@ -449,7 +449,7 @@ class NaviArea(Area):
                 answer = job.answers.get(key)
                 if answer is not None and "message" not in answer:
                     rows += _many_rows(answer, blocks[b], destination=dests[d]["key"])
-            out = frame(rows, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
+            out = frame(rows, columns=["destination", *MANY_COLUMNS], **MANY_TYPES, flatten=False)   # flat rows
             errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
             out.attrs = {"matrix": {"calls": len(keys), **job.stats(), "stopped_by_quota": job.stopped,
                                     "errors": errors[:20]}}

@@ -13,10 +13,14 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
 * its distinct-request rate against bare httpx (async, nothing parsed, clients of 8 connections) sending the same
   requests with as many in flight as the helper reached (its peak concurrency): goal ≥ 80 %. The same requests
   are sent once before either is timed, so both meet the sandbox's caches warm (the first to send them would
-  otherwise pay for building them). The helper is timed once more at that concurrency fixed from the first
-  request: the adaptive run includes its ramp from 8 in flight, bare httpx starts at its peak;
+  otherwise pay for building them). Bare httpx is timed twice, before and after the helper's runs, and its
+  better rate taken (one run of either is at the mercy of what else the machine does at that moment). The
+  helper is timed once more at that concurrency fixed from the first request. The helpers run one after the
+  other on one client, as in a notebook: geocode's adaptive run is the client's first and ramps from 8 in
+  flight; each later one starts where the client's last run against the sandbox ended (printed as "adaptive
+  from N"), as :mod:`toolkit.bulk` remembers it;
 * for geocode, the async client against the sync one: goal ≥ 1 (at least as fast; each run twice, alternating,
-  and its best time taken);
+  each on a new client, and its best time taken);
 
 and a cached geocode re-run, which must send no request.
 """
@@ -122,16 +126,22 @@ def main(argv=None) -> int:
                 await atk.local.geocode(series, progress=False)
                 return time.perf_counter() - t
 
+        def sync_geocode():   # a new client, as the async one is: neither starts where a previous run ended
+            with client_config(sb) as fresh:
+                return timed(lambda: fresh.local.geocode(series, progress=False))[1]
+
         t_async = asyncio.run(async_geocode())
         # the sync/async comparison, alternated once more and each client's best taken: on a shared machine one
         # run of each is at the mercy of what else runs at that moment
-        t_geo_again = timed(lambda: tk.local.geocode(series, progress=False))[1]
+        t_geo_again = sync_geocode()
         t_async = min(t_async, asyncio.run(async_geocode()))
         figures.append(("geocode", n_geo / t_geo, loop / t_loop, stats["requests"] / t_geo, raw, peak))
         lines.append(goal("geocode: toolkit rows/s vs sequential loop", (n_geo / t_geo) / (loop / t_loop), 20))
-        lines.append(goal(f"geocode: request rate vs bare httpx at concurrency {peak}",
-                          (stats["requests"] / t_geo) / raw, 0.8))
         fixed, t_fixed = timed(lambda: tk.local.geocode(series, concurrency=peak, progress=False))
+        raw = max(raw, asyncio.run(raw_rate(key, geo_requests, peak)))
+        figures[-1] = (*figures[-1][:4], raw, peak)
+        lines.append(goal(f"geocode: request rate vs bare httpx at concurrency {peak} (adaptive from "
+                          f"{stats['concurrency_start']})", (stats["requests"] / t_geo) / raw, 0.8))
         lines.append(goal(f"geocode at a fixed concurrency of {peak} (no ramp) vs bare httpx",
                           (fixed.attrs["geocode"]["requests"] / t_fixed) / raw, 0.8))
         lines.append(goal("geocode: async client vs sync client (speed, best of 2 each)",
@@ -149,10 +159,12 @@ def main(argv=None) -> int:
         raw = asyncio.run(raw_rate(key, kw_requests, peak))
         figures.append(("keyword_sweep", n_kw / t_kw, loop / t_kw_loop, n_kw / t_kw, raw, peak))
         lines.append(goal("keyword_sweep: queries/s vs sequential loop", (n_kw / t_kw) / (loop / t_kw_loop), 20))
-        lines.append(goal(f"keyword_sweep: request rate vs bare httpx at concurrency {peak}",
-                          (n_kw / t_kw) / raw, 0.8))
         _, t_fixed = timed(lambda: tk.local.keyword_sweep(queries, rect=BUSAN_RECT, size=15, concurrency=peak,
                                                           progress=False))
+        raw = max(raw, asyncio.run(raw_rate(key, kw_requests, peak)))
+        figures[-1] = (*figures[-1][:4], raw, peak)
+        lines.append(goal(f"keyword_sweep: request rate vs bare httpx at concurrency {peak} (adaptive from "
+                          f"{kw.attrs['sweep']['concurrency_start']})", (n_kw / t_kw) / raw, 0.8))
         lines.append(goal(f"keyword_sweep at a fixed concurrency of {peak} (no ramp) vs bare httpx",
                           (n_kw / t_fixed) / raw, 0.8))
 
@@ -168,10 +180,12 @@ def main(argv=None) -> int:
         raw = asyncio.run(raw_rate(key, cat_requests, peak))
         figures.append(("category_sweep", n_cat / t_cat, loop / t_cat_loop, n_cat / t_cat, raw, peak))
         lines.append(goal("category_sweep: centres/s vs sequential loop", (n_cat / t_cat) / (loop / t_cat_loop), 20))
-        lines.append(goal(f"category_sweep: request rate vs bare httpx at concurrency {peak}",
-                          (n_cat / t_cat) / raw, 0.8))
         _, t_fixed = timed(lambda: tk.local.category_sweep("CE7", centres, radius=500, size=15, concurrency=peak,
                                                            progress=False))
+        raw = max(raw, asyncio.run(raw_rate(key, cat_requests, peak)))
+        figures[-1] = (*figures[-1][:4], raw, peak)
+        lines.append(goal(f"category_sweep: request rate vs bare httpx at concurrency {peak} (adaptive from "
+                          f"{cat.attrs['sweep']['concurrency_start']})", (n_cat / t_cat) / raw, 0.8))
         lines.append(goal(f"category_sweep at a fixed concurrency of {peak} (no ramp) vs bare httpx",
                           (n_cat / t_fixed) / raw, 0.8))
 
@@ -191,9 +205,11 @@ def main(argv=None) -> int:
         figures.append(("matrix", calls / t_mx, len(singles) / t_mx_loop, calls / t_mx, raw, peak))
         lines.append(goal("navi.matrix: calls/s vs sequential origins() loop",
                           (calls / t_mx) / (len(singles) / t_mx_loop), 20))
-        lines.append(goal(f"navi.matrix: request rate vs bare httpx at concurrency {peak}", (calls / t_mx) / raw,
-                          0.8))
         _, t_fixed = timed(lambda: tk.navi.matrix(origins, dests, concurrency=peak, progress=False))
+        raw = max(raw, asyncio.run(raw_rate(key, mx_requests, peak)))
+        figures[-1] = (*figures[-1][:4], raw, peak)
+        lines.append(goal(f"navi.matrix: request rate vs bare httpx at concurrency {peak} (adaptive from "
+                          f"{mx.attrs['matrix']['concurrency_start']})", (calls / t_mx) / raw, 0.8))
         lines.append(goal(f"navi.matrix at a fixed concurrency of {peak} (no ramp) vs bare httpx",
                           (calls / t_fixed) / raw, 0.8))
 

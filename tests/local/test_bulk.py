@@ -189,3 +189,33 @@ def test_cache_commits_in_batches_and_on_close(tmp_path, monkeypatch):
     cache.put("d", {"x": "카페"})
     cache.close()                                              # however the run ends, close commits the rest
     assert json.loads(on_disk()["d"]) == {"x": "카페"}
+
+
+def test_an_adaptive_run_starts_where_the_clients_last_run_against_that_server_ended(sandbox_server, monkeypatch):
+    """The limit a run ended at is remembered per server origin (scheme://host:port) for REMEMBER_S seconds; the
+    next adaptive run there starts at it (within its own cap). A fixed concurrency, a run shorter than its window
+    or another client neither use nor change it."""
+    from toolkit import bulk
+
+    addresses = _addresses(sandbox_server, 160, start=400)
+    with contextlib.closing(client_for(sandbox_server)) as tk, contextlib.closing(client_for(sandbox_server)) as other:
+        first = tk.local.geocode(addresses[:120], progress=False).attrs["geocode"]
+        origin = sandbox_server.base_url.rstrip("/")
+        assert first["concurrency_start"] == bulk.START and list(tk.core.bulk_levels) == [origin]
+        level, when = tk.core.bulk_levels[origin]
+        assert 1 <= level <= bulk.CAP and first["concurrency_peak"] >= level
+
+        tk.core.bulk_levels[origin] = (23, when)        # a level no run starts at by itself
+        second = tk.local.geocode(addresses[120:150], progress=False).attrs["geocode"]
+        assert second["concurrency_start"] == 23 and second["concurrency_peak"] >= 23
+        level = tk.core.bulk_levels[origin][0]
+        capped = tk.local.geocode(addresses[150:], max_concurrency=2, progress=False).attrs["geocode"]
+        assert capped["concurrency_start"] == min(level, 2) and tk.core.bulk_levels[origin][0] <= 2
+
+        before = dict(tk.core.bulk_levels)
+        tk.local.geocode(addresses[:40], concurrency=3, progress=False)    # fixed: neither used nor remembered
+        assert tk.core.bulk_levels == before
+        assert other.local.geocode(addresses[:20], progress=False).attrs["geocode"]["concurrency_start"] == bulk.START
+
+        tk.core.bulk_levels[origin] = (37, before[origin][1] - bulk.REMEMBER_S - 1)   # too old: forgotten
+        assert tk.local.geocode(addresses[40:80], progress=False).attrs["geocode"]["concurrency_start"] == bulk.START

@@ -79,7 +79,8 @@ def test_sweep_frame_equals_the_flattened_records(nested):
     answers = {"a": {"documents": [doc(1), doc(2)], "total": 2}, "b": {"documents": [], "total": 0},
                "c": {"documents": [doc(3)], "total": 1}, "d": {"error": -2, "message": "bad"}}
     job = SimpleNamespace(answers=answers, hits=0, todo=list(answers), stopped=False,
-                          stats=lambda: {"requests": 4, "cache_hits": 0, "concurrency_peak": 8, "throttled": 0})
+                          stats=lambda: {"requests": 4, "cache_hits": 0, "concurrency_start": 8,
+                                         "concurrency_peak": 8, "throttled": 0})
     out = _sweep_frame(job, ["a", "b", "c", "a", "d"], "query", None)
     rows = [{"query": k, **d} for k in "abcd" for d in answers[k].get("documents", [])]
     expected = frame(rows, columns=["query", *PLACE_COLUMNS], floats=["x", "y", "distance"])   # json_normalize
