@@ -40,7 +40,8 @@ PEAK_DEPTH = {"arterial": 1.0, "main": 0.8, "local": 0.5, "motorway": 0.7}
 ROADEVENT_FACTOR = 0.4
 BLOCKED = 1e12          # weight of an arc removed by ``avoid`` (a path using it counts as no path)
 MATRICES_KEPT = 8       # weighted graphs (forward and reversed) kept per weight key (traffic bucket + options)
-TREES_KEPT = 32         # shortest-path trees kept (about 0.6 MB each): the targets of a matrix, each asked once per
+TREES_KEPT = 32         # shortest-path trees kept (at most about 1 MB each: costs, predecessors, arcs and the
+                        # summaries of walks; 32 MB in all): the targets of a matrix, each asked once per
                         # block of origins (a matrix of 20 destinations cycled through 16 kept trees: every call
                         # of a repeated run searched again)
 SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node)

@@ -369,7 +369,9 @@ class Model:
         One Dijkstra from the target over the reversed graph (or from the origin) answers every point; the tree
         is kept per target, traffic bucket and options (a matrix asks for one target once per block of origins),
         the weighted graph per bucket and options, and snapped points per point. The summaries are those of the
-        roads a single route shows (each road rounded, then added), summed over all paths at once.
+        roads a single route shows (each road rounded, then added): toward the target, summed while walking up
+        the tree and kept per road start on it (:meth:`_totals_to_root`); from the origin, summed over all paths
+        at once (:meth:`_path_totals`).
         """
         g = self.graph
         if len(sources) > MAX_MANY:
