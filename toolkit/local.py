@@ -603,8 +603,9 @@ class LocalArea(Area):
         ``ambiguous`` means several documents matched; the first is used. A quota error (-10) stops the run
         cleanly with a ``UserWarning`` that says how to resume: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
-        go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits and the
-        concurrency reached. On the async client the call returns an awaitable.
+        go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits, the
+        concurrency the run started at (``concurrency_start``: 8, or where this client's last run against the
+        same server ended) and the highest it reached. On the async client the call returns an awaitable.
 
         Spec: location §4.1 address search (one query per distinct address).
 
