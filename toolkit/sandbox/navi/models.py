@@ -409,27 +409,20 @@ class Model:
             route = {"result_code": 0, "result_msg": MSG[0], "key": p.key, "summary": None}
             out.append(route)
             walk.append((route, node))
+        nodes = [node for _, node in walk]
         if to_target:                                    # walks up the tree, summing roads as they go
-            for (route, node), summary in zip(walk, self._totals_to_root(g, traffic, tree,
-                                                                          [node for _, node in walk])):
-                if summary is None:                      # no path: the route carries code 1
-                    key = route["key"]
-                    route.clear()
-                    route.update(failed(1), key=key)
-                else:
-                    route["summary"] = summary
-            return {"trans_id": uuid.uuid4().hex, "routes": out}
-        paths = []
-        for (route, _), path in zip(walk, g.tree_walks(tree, [node for _, node in walk])):
-            if path is None:                             # no path: the route carries code 1
+            summaries = self._totals_to_root(g, traffic, tree, nodes)
+        else:                                            # target → destination: the tree's paths, reversed
+            walks = g.tree_walks(tree, nodes)
+            totals = iter(self._path_totals(g, traffic, [w[::-1] for w in walks if w is not None], tree.roads))
+            summaries = [None if w is None else next(totals) for w in walks]
+        for (route, _), summary in zip(walk, summaries):
+            if summary is None:                          # no path: the route carries code 1
                 key = route["key"]
                 route.clear()
                 route.update(failed(1), key=key)
-            else:                                        # source → target over the reversed tree
-                paths.append(path if to_target else path[::-1])
-        routes_ok = [route for route, _ in walk if route["result_code"] == 0]
-        for route, summary in zip(routes_ok, self._path_totals(g, traffic, paths, tree.roads, to_target)):
-            route["summary"] = summary
+            else:
+                route["summary"] = summary
         return {"trans_id": uuid.uuid4().hex, "routes": out}
 
     @staticmethod
@@ -491,20 +484,17 @@ class Model:
         return out
 
     @staticmethod
-    def _path_totals(g: RoadGraph, traffic, paths: list[list[int]], kept: dict | None = None,
-                     to_root: bool = True) -> list[dict]:
+    def _path_totals(g: RoadGraph, traffic, paths: list[list[int]], kept: dict | None = None) -> list[dict]:
         """``{"distance", "duration"}`` of each node path as :meth:`_roads` sums it (each road's distance and
         duration rounded, then added), for all paths at once: the edges of every path in one look-up, the roads
         (:meth:`_groups`: a road without a name belongs to the road before it, or to the first named one) as runs
         of equal road names, and each road's metres and seconds added in path order by Python's ``sum``, as
         :meth:`_roads` adds them (the same doubles, in the same order).
 
-        Paths of one shortest-path tree share their ends, and with them their roads: ``kept`` (the tree's dict)
-        holds each road's rounded (metres, seconds) under a node that fixes it. Paths that end at the tree's root
-        (``to_root``, many origins): a road starting at node ``a`` runs up the tree to the next change of name,
-        the same for every path through ``a`` (a road starts at a named edge, or at a path's first edge). Paths
-        from the root (many destinations): a road that ends (the next road starts) at node ``b`` began where the
-        one tree path from the root to ``b`` fixes it; the last road of a path is always summed."""
+        The paths start at the root of one shortest-path tree (many destinations) and share their beginnings,
+        and with them their roads: ``kept`` (the tree's dict) holds each road's rounded (metres, seconds) under
+        the node where it ends (where the next road starts), which the one tree path from the root fixes; the
+        last road of a path is always summed. (Paths toward a root are summed by :meth:`_totals_to_root`.)"""
         from itertools import chain
 
         import numpy as np
@@ -536,10 +526,8 @@ class Model:
         starts[first[counts > 0]] = True
         bounds = np.flatnonzero(starts)                           # each road: [bounds[k], bounds[k + 1]) edges
         stops = np.append(bounds[1:], m)[:len(bounds)]                # (no road: no stop)
-        if to_root:
-            keys = flat[pairs[bounds]]                            # the road's first node
-        else:                                                     # the road's last node; -1: a path's last road
-            keys = np.where(np.isin(stops, first + counts), -1, flat[pairs[stops - 1] + 1])
+        # the road's last node; -1: a path's last road
+        keys = np.where(np.isin(stops, first + counts), -1, flat[pairs[stops - 1] + 1])
         lengths, seconds = g.elen[edges].tolist(), traffic.seconds[edges].tolist()
         road_m, road_s = [], []
         for key, a, b in zip(keys.tolist(), bounds.tolist(), stops.tolist()):
