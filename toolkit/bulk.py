@@ -125,11 +125,11 @@ class Adaptive:
     ``observe(status, seconds, retry_after)`` takes every attempt's outcome (the core reports them);
     ``pause`` is the monotonic time before which no request starts (a 429's Retry-After)."""
 
-    def __init__(self, concurrency="auto", cap: int | None = None, start: int | None = None):
+    def __init__(self, concurrency="auto", cap: int | None = None):
         self.adaptive = concurrency == "auto"
         if self.adaptive:
             self.cap = CAP if cap is None else _int("max_concurrency", cap, 1, MAX_CAP)
-            self.limit = min(start or START, self.cap)
+            self.limit = min(START, self.cap)
         else:
             self.limit = _int("concurrency", concurrency, 1, MAX_CAP)
             self.cap = self.limit
@@ -171,6 +171,10 @@ class Adaptive:
                 self.limit = max(1, self.limit - max(1, self.limit // 5))
         self.target = self.limit
         self._peak()
+
+    def resume(self, level: int) -> None:
+        """Start at ``level`` (within the cap) instead of :data:`START`: where an earlier run ended."""
+        self.limit = self.target = self.peak = min(level, self.cap)
 
     def _peak(self) -> None:
         self.peak = max(self.peak, self.limit)
@@ -342,8 +346,8 @@ class Bulk:
         origin = f"{parts.scheme}://{parts.netloc}"
         level, when = client.core.bulk_levels.get(origin, (None, 0.0))
         if level is not None and time.monotonic() - when <= REMEMBER_S:
-            limiter = self.limiter
-            limiter.limit = limiter.target = limiter.peak = self.start = min(level, limiter.cap)
+            self.limiter.resume(level)
+            self.start = self.limiter.limit
         return origin
 
     def _remember(self, client, origin: str | None) -> None:

@@ -50,14 +50,18 @@ _lock = threading.Lock()
 _graphs: dict[Path, "RoadGraph"] = {}
 
 
+def _roads_file(datasets: Path) -> Path:
+    return Path(datasets) / "navi" / "roads.json.gz"
+
+
 def loaded_graph(datasets: Path) -> "RoadGraph | None":
     """The road graph of ``datasets`` if it is loaded, else None (without loading it)."""
     with _lock:
-        return _graphs.get(Path(datasets) / "navi" / "roads.json.gz")
+        return _graphs.get(_roads_file(datasets))
 
 
 def road_graph(datasets: Path) -> "RoadGraph":
-    path = Path(datasets) / "navi" / "roads.json.gz"
+    path = _roads_file(datasets)
     with _lock:
         if path not in _graphs:
             _graphs[path] = RoadGraph(path)
