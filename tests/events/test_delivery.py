@@ -175,3 +175,32 @@ def test_control_api_rejects_bad_input(tk):
                                                                       "channel_public_id": "_a"})
     with pytest.raises(ApiError):
         tk.sandbox.control("POST", "/sandbox/webhooks/settings", json={"unlink_method": "PUT"})
+
+
+def test_a_platform_unlink_answers_its_deliveries_even_when_the_worker_pumps_first(server, tk, inbox, monkeypatch):
+    """The worker is woken by every identity row; if it turns the unlink's rows into deliveries before the route
+    does, the route must still answer them (it once answered none, when the worker won the race)."""
+    import threading
+
+    _set_settings(tk, unlink_method="GET")
+    inbox.register(tk)
+    tk.sandbox.login(USER, scopes=["profile"])
+    assert inbox.wait(2, timeout=5)
+    identity, events = server.sandbox.model("identity"), server.sandbox.model("events")
+    real = identity.event
+    racers = []
+
+    def event_then_worker_pumps(*args, **kwargs):   # the worker's pump, started as soon as the row is written
+        real(*args, **kwargs)
+        racer = threading.Thread(target=events.pump)
+        racer.start()
+        racer.join(0.3)                              # it runs to the end unless the route holds the pump
+        racers.append(racer)
+
+    monkeypatch.setattr(identity, "event", event_then_worker_pumps)
+    out = tk.sandbox.control("POST", "/sandbox/platform/unlink",
+                             json={"user_id": USER, "referrer_type": "UNLINK_FROM_APPS"})
+    for racer in racers:
+        racer.join(5)
+    assert racers and len(out["deliveries"]) == 2
+    assert inbox.wait(4, timeout=5)

@@ -88,6 +88,7 @@ is read by :meth:`Model.pump` (a cursor in the store's meta, so each row becomes
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import logging
@@ -95,6 +96,7 @@ import threading
 import time
 import uuid
 from datetime import datetime, timezone
+from typing import Any
 
 import httpx
 
@@ -392,28 +394,38 @@ class Model:
         """Turn new rows of the identity area's ``consent_events`` into webhook deliveries (exactly once)."""
         if self._identity() is None or getattr(self._local, "pumping", False):
             return []
-        with self._pump_lock:
-            self._local.pumping = True
-            try:
-                return self._pump_rows()
-            finally:
-                self._local.pumping = False
+        with self._pumping():
+            return self._pump_rows()
+
+    def pumped(self, write) -> tuple[Any, list[int]]:
+        """Run ``write()`` (which adds rows to the identity area's ``consent_events``) and turn the new rows (and
+        any earlier ones) into deliveries at once: ``write``'s result and the delivery ids. The worker, woken by
+        each row, is held off meanwhile; otherwise it could take the rows first and the caller would see none."""
+        with self._pumping():
+            result = write()
+            return result, self._pump_rows()
 
     def without_webhooks(self, write):
         """Run ``write()`` (which adds rows to the identity area's ``consent_events``) so that its rows never
         become webhooks: earlier rows are turned into deliveries first, then the cursor moves past the new ones
         (used to replay a history of the past). Returns what ``write`` returns."""
+        with self._pumping():
+            self._pump_rows()
+            result = write()
+            last = self.store.one("SELECT MAX(seq) AS seq FROM consent_events")
+            if last is not None and last["seq"] is not None:
+                self.store.set_meta("events.identity_seq", last["seq"])
+        return result
+
+    @contextlib.contextmanager
+    def _pumping(self):
+        """The pump's lock, with this thread marked as pumping (a hook inside does not pump again)."""
         with self._pump_lock:
             self._local.pumping = True
             try:
-                self._pump_rows()
-                result = write()
-                last = self.store.one("SELECT MAX(seq) AS seq FROM consent_events")
-                if last is not None and last["seq"] is not None:
-                    self.store.set_meta("events.identity_seq", last["seq"])
+                yield
             finally:
                 self._local.pumping = False
-        return result
 
     def _pump_rows(self) -> list[int]:
         cursor = int(self.store.get_meta("events.identity_seq", 0))

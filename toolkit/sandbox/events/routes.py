@@ -117,16 +117,15 @@ async def platform_unlink(request: Request):
     identity = sb.model("identity")
     if identity.link_state(app_id, user["id"]) not in ("linked", "pending"):
         raise api_error(400, -101, f"user {user['id']} is not linked to app {app_id}")
-    identity.unlink(app_id, user["id"], reason=referrer)
     model = _model(request)
-    return _done(model, model.pump())
+    _, ids = model.pumped(lambda: identity.unlink(app_id, user["id"], reason=referrer))
+    return _done(model, ids)
 
 
 async def platform_pending_expired(request: Request):
-    sb = sandbox_of(request)
-    sb.model("identity").sweep_pending()
     model = _model(request)
-    return _done(model, model.pump())
+    _, ids = model.pumped(sandbox_of(request).model("identity").sweep_pending)
+    return _done(model, ids)
 
 
 def _set_disabled(sb, user_id: int, disabled: bool) -> None:
