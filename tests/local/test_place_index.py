@@ -31,7 +31,7 @@ def reference(model, *, query=None, category=None, x=None, y=None, radius=None, 
     rows = list(range(w.size))
     needles = []
     if query is not None:
-        _, keyword, prefix = model._recognise(query)
+        _, keyword, prefix, _ = model._recognise(query)
         needles = [_norm(t) for t in keyword.split()]
         rows = [i for i in rows if all(n in P["_text"][i] for n in needles)]
         if prefix:

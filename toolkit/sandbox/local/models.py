@@ -68,7 +68,10 @@ from time import monotonic as _monotonic
 from collections.abc import Sequence
 from statistics import median
 
+import numpy as np   # loaded with the sandbox anyway (its seed): imported once here, not on every search
+
 from .coords import transform
+from .placeindex import Kept, PlaceIndex, haversine_many, top_order
 
 SCHEMA = ""
 
@@ -106,8 +109,6 @@ def haversine(x1: float, y1: float, x2: float, y2: float) -> float:
 
 def _haversine_pairs(x1, y1, x2, y2):
     """Metres between the points of two arrays, pair by pair (the formula of :func:`haversine`)."""
-    import numpy as np
-
     p1, p2 = np.radians(y1), np.radians(y2)
     a = np.sin((p2 - p1) / 2) ** 2 + np.cos(p1) * np.cos(p2) * np.sin(np.radians(x2 - x1) / 2) ** 2
     return 2 * 6371008.8 * np.arcsin(np.sqrt(np.minimum(1.0, a)))
@@ -179,8 +180,6 @@ class _Ranked(Sequence):
         if self.keys is None:
             return range(k)                        # row order
         if k > self._known:
-            from .placeindex import top_order
-
             self._order = top_order(self.keys, 0 if k == n else k)
             self._known = self._order.size
         return self._order[:k]
@@ -342,7 +341,6 @@ class World:
                 road_names[key[1]].append(key)
             h_centre = {h: (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
                         for h, pts in h_pts.items()}
-            import numpy as np
 
             arrays = {"x": np.array([a["_x"] for a in addresses]), "y": np.array([a["_y"] for a in addresses]),
                       "b_code": np.array([a["b_code"] for a in addresses]),
@@ -381,8 +379,6 @@ class World:
             return found
         with self._lock:
             if "_place_index" not in self.__dict__:
-                from .placeindex import PlaceIndex
-
                 self.__dict__["_place_index"] = PlaceIndex(self.places["_text"], self.places["_name"])
             return self.__dict__["_place_index"]
 
@@ -395,8 +391,6 @@ class World:
             return found
         with self._lock:
             if "_place_arrays" not in self.__dict__:
-                import numpy as np
-
                 P = self.places
                 ids = P["id"]
                 id_rank = np.empty(self.size, dtype=np.int64)
@@ -477,15 +471,11 @@ class World:
         ``prefix``: only the rows of a region, its legal code prefix (``"H"`` and the prefix: administrative)."""
         kept = self.__dict__.get("_ranked")
         if kept is None:
-            from .placeindex import Kept
-
             with self._lock:
                 kept = self.__dict__.setdefault("_ranked", Kept(self._rank_rows))
         return kept.get((needles, prefix or None))
 
     def _rank_rows(self, key: tuple[tuple[str, ...], str | None]):
-        import numpy as np
-
         needles, prefix = key
         if prefix:
             rows, rank = self.ranked_rows(needles)
@@ -499,8 +489,6 @@ class World:
 
     def code_prefix_mask(self, rows, column: str, prefix: str):
         """Per row of ``rows``: does its ``column`` (b_code or h_code) start with ``prefix``?"""
-        import numpy as np
-
         A = self.place_arrays
         codes = A.get(column + "_int")
         if codes is None or not (0 < len(prefix) <= 10 and prefix.isascii() and prefix.isdigit()):
@@ -511,8 +499,6 @@ class World:
 
     def category_rows(self, group: str):
         """Ascending row numbers of one category group's places (kept per group)."""
-        import numpy as np
-
         cache = self.__dict__.setdefault("_category_rows", {})
         if group not in cache:
             cache[group] = np.flatnonzero(self.place_arrays["group"] == group)
@@ -567,10 +553,6 @@ class World:
         distances: the smaller ``address_name``. The grid cells around the point give the candidates, their
         distances are computed as arrays, and the few within a micrometre of the nearest are compared by the
         exact rule (:func:`haversine`, in grid order), so the answer is that of a loop over the candidates."""
-        import numpy as np
-
-        from .placeindex import haversine_many
-
         A = self.address_arrays
         idx = self._candidates(int(x / 0.002), int(y / 0.002), max(1, int(max_m / 150) + 1), b_code)
         if not idx.size:
@@ -590,8 +572,6 @@ class World:
     def _candidates(self, cx: int, cy: int, reach: int, b_code: str | None = None):
         """Positions in :attr:`addresses` of the addresses in the grid cells within ``reach`` cells of (cx, cy),
         in grid order (of legal region ``b_code`` when given)."""
-        import numpy as np
-
         A = self.address_arrays
         near = A["near"]                # (cell, reach) -> the candidates of its neighbourhood, in grid order
         idx = near.get((cx, cy, reach))
@@ -633,7 +613,6 @@ class World:
         200 m (-1 m) from all of the cell and every address of another administrative dong is farther (by
         1 m) from all of the cell than it is. Distances to the cell: the clamped point (nearest), the corners
         (farthest); the 1 m margins hold their error (under a millimetre for cells of tens of metres)."""
-        import numpy as np
         from shapely.geometry import box
 
         size = size or REGION_CELLS[0]
@@ -970,8 +949,9 @@ class Model:
 
     # ================================================================== places
     def _recognise(self, query: str):
-        """(region full names, keyword, code prefix of the selected region), kept for the queries read last
-        (at most :data:`REGION_WORDS_KEPT`; the names are shared, read them only)."""
+        """(region full names, keyword, code prefix of the selected region, the keyword's needles: its words
+        normalised), kept for the queries read last (at most :data:`REGION_WORDS_KEPT`; the names are shared,
+        read them only)."""
         kept = self._recognised.get(query)
         if kept is None:
             kept = self._read_query(query)
@@ -1006,7 +986,8 @@ class Model:
             found = regions_of(words.pop())
         names = list(dict.fromkeys(n for n, _ in found))
         prefix = found[0][1] if found else None
-        return names, " ".join(words), prefix
+        keyword = " ".join(words)
+        return names, keyword, prefix, tuple(_norm(t) for t in keyword.split())
 
     def search_places(self, *, query=None, category=None, x=None, y=None, radius=None, rect=None,
                       sort="accuracy") -> tuple[list[dict], dict | None]:
@@ -1014,25 +995,20 @@ class Model:
         was sent (location §4.5 "only when x and y were sent"); a category document always has it, an
         empty string without a centre (§4.6). Every step is an array operation over the matching rows
         (:mod:`.placeindex`); the order is computed for the rows a page can show."""
-        import numpy as np
-
-        from .placeindex import haversine_many
-
         w = self.world()
         P, A = w.places, w.place_arrays
         ids = P["id"]
         same_name = None
         rows = rank = None
-        needles: list[str] = []
+        needles: tuple[str, ...] = ()
         keep = None                                  # the rows the filters keep (a mask), None: all
         if query is not None:
-            names, keyword, prefix = self._recognise(query)
+            names, keyword, prefix, needles = self._recognise(query)
             same_name = {"region": list(names), "keyword": keyword, "selected_region": names[0] if names else ""}
-            needles = [_norm(t) for t in keyword.split()]
             if needles:
-                rows, rank = w.ranked_rows(tuple(needles), prefix)  # in accuracy order, in the region
+                rows, rank = w.ranked_rows(needles, prefix)  # in accuracy order, in the region
             else:
-                rows = w.place_index.rows_with(needles)
+                rows = w.place_index.rows_with([])
                 if prefix:
                     keep = w.code_prefix_mask(rows, "h_code" if prefix.startswith("H") else "b_code",
                                               prefix.lstrip("H"))
