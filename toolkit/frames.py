@@ -109,16 +109,22 @@ def ordered(values: Iterable, categories: Sequence[str]) -> pd.Categorical:
     return pd.Categorical(values, categories=list(categories), ordered=True)
 
 
-def frame(records: Sequence[Mapping[str, Any]] | None, *, columns: Sequence[str] | None = None,
+def frame(records: Sequence[Mapping[str, Any]] | None = None, *, columns: Sequence[str] | None = None,
           floats: Iterable[str] = (), ints: Iterable[str] = (), datetimes: Iterable[str] = (),
           unix: Iterable[str] = (), bools: Iterable[str] = (), categories: Mapping[str, Sequence[str]] | None = None,
           meta: Mapping[str, Any] | None = None, sep: str = ".", schema: Schema | None = None,
-          objects: Iterable[str] = (), flatten: bool = True) -> pd.DataFrame:
+          objects: Iterable[str] = (), flatten: bool = True,
+          data: Mapping[str, Sequence[Any]] | pd.DataFrame | None = None) -> pd.DataFrame:
     """Build a typed DataFrame from a list of JSON objects.
 
     ``schema`` (or ``columns`` with the typed groups) fixes the column order and guarantees the columns
     exist with their types, so empty results keep their shape. Text columns get pandas' string dtype.
     ``flatten=False`` keeps nested objects in one column instead of flattening them with ``sep``.
+    ``data`` gives the values as columns instead (lists of one length, or an untyped frame): nothing is
+    flattened, and the same types follow.
+
+    >>> frame(data={"x": ["129.05", ""], "name": ["부산", None]}, floats=["x"]).dtypes.astype(str).tolist()
+    ['float64', 'str']
     """
     import pandas as pd
 
@@ -128,8 +134,11 @@ def frame(records: Sequence[Mapping[str, Any]] | None, *, columns: Sequence[str]
         datetimes, unix = [*datetimes, *schema.datetimes], [*unix, *schema.unix]
         bools, objects = [*bools, *schema.bools], [*objects, *schema.objects]
         categories = {**schema.categories, **(categories or {})}
-    records = list(records or [])
-    if not records:
+    if data is not None:
+        df = data.copy(deep=False) if isinstance(data, pd.DataFrame) else pd.DataFrame(dict(data))
+        if df.empty:
+            df = pd.DataFrame(index=pd.RangeIndex(0))
+    elif not (records := list(records or [])):
         df = pd.DataFrame(index=pd.RangeIndex(0))
     else:
         df = pd.json_normalize(records, sep=sep) if flatten else pd.DataFrame.from_records(records)

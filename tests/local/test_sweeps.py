@@ -62,16 +62,29 @@ def test_matrix_equals_origins_calls_and_async_matches(sandbox_server, tk):
         tk.navi.matrix([], dests, progress=False)
 
 
-@pytest.mark.parametrize("nested", [False, True])
-def test_sweep_frame_equals_the_flattened_records(nested):
+@pytest.mark.parametrize("shape", ["text", "list", "nested"])
+def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
+    """The frame built from columns (text fields: what the API sends) and the frame of records it falls back to
+    (a list, an object) both equal the frame of the merged records, flattened."""
     from types import SimpleNamespace
 
+    import toolkit.frames
     from toolkit.frames import frame
     from toolkit.local import PLACE_COLUMNS, _sweep_frame
 
+    nested = shape == "nested"
+    built = []
+    monkeypatch.setattr(toolkit.frames, "frame", lambda *a, **k: built.append(k.get("data") is not None) or
+                        frame(*a, **k))
+
     def doc(i):
         d = {"id": str(i), "place_name": f"약국 {i}", "x": "129.05", "y": "35.15", "distance": "" if i % 2 else "12",
-             "phone": None, "extra": [i]}
+             "phone": None if i == 3 else "051-000-0000"}
+        if shape != "text":
+            d["extra"] = [i]
+        if i == 2:
+            del d["phone"]                  # a field missing from one document
+            d["only_here"] = "2"            # and one that only it has
         if nested and i == 3:
             d["detail"] = {"floor": "2", "open": True}
         return d
@@ -86,3 +99,13 @@ def test_sweep_frame_equals_the_flattened_records(nested):
     expected = frame(rows, columns=["query", *PLACE_COLUMNS], floats=["x", "y", "distance"])   # json_normalize
     pd.testing.assert_frame_equal(out, expected)
     assert ("detail.floor" in out.columns) is nested and out.attrs["sweep"]["errors"] == ["bad"]
+    assert built == [shape == "text"]                      # from columns only when every field is text
+    assert "only_here" in out.columns and ("extra" in out.columns) is (shape != "text")
+    # centres: each position in the list, repeated centres included, and no documents at all
+    out = _sweep_frame(job, ["c", "a", "c"], "centre", None)
+    rows = [{"centre": i, **d} for i, k in enumerate("cac") for d in answers[k]["documents"]]
+    pd.testing.assert_frame_equal(out, frame(rows, columns=["centre", *PLACE_COLUMNS],
+                                             floats=["x", "y", "distance"]))
+    empty = _sweep_frame(job, ["b", "d"], "centre", None)
+    pd.testing.assert_frame_equal(empty, frame([], columns=["centre", *PLACE_COLUMNS],
+                                               floats=["x", "y", "distance"]))
