@@ -271,21 +271,29 @@ class Bulk:
 
         limiter = self.limiter
         keys = iter(self.todo)   # shared by the workers: each takes the next key
-        in_flight = 0
-        slots = asyncio.Condition()   # a finished request wakes as many workers as the limit has room for
+        in_flight = waiting = 0
+        slots = asyncio.Condition()   # a finished request wakes as many waiting workers as the limit has room for
         previous = core.observer
         core.observer = limiter.observe
 
+        def may_start() -> bool:
+            return self.stopped or in_flight < limiter.limit
+
         async def worker(index: int):
-            nonlocal in_flight
+            nonlocal in_flight, waiting
             use_pool(index)                # this task's small connection pool (toolkit.http.POOL_SIZE)
             for key in keys:
                 pause = limiter.pause - time.monotonic()   # a 429's Retry-After holds every start
                 if pause > 0:
                     await asyncio.sleep(pause)
-                async with slots:
-                    await slots.wait_for(lambda: self.stopped or in_flight < limiter.limit)
-                    in_flight += 1
+                if not may_start():        # one event loop: nothing runs between this check and the count
+                    waiting += 1
+                    try:
+                        async with slots:
+                            await slots.wait_for(may_start)
+                    finally:
+                        waiting -= 1
+                in_flight += 1
                 try:
                     wait = self.pacer.delay()
                     if wait:
@@ -300,9 +308,10 @@ class Bulk:
                     else:
                         self._ok(key, result)
                 finally:
-                    async with slots:
-                        in_flight -= 1
-                        slots.notify(max(1, limiter.limit - in_flight))
+                    in_flight -= 1
+                    if waiting:            # the lock and the wake-up only when a worker waits for room
+                        async with slots:
+                            slots.notify(max(1, limiter.limit - in_flight))
 
         try:
             await asyncio.gather(*(worker(i) for i in range(min(limiter.cap, len(self.todo)) or 1)))

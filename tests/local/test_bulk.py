@@ -219,3 +219,34 @@ def test_an_adaptive_run_starts_where_the_clients_last_run_against_that_server_e
 
         tk.core.bulk_levels[origin] = (37, before[origin][1] - bulk.REMEMBER_S - 1)   # too old: forgotten
         assert tk.local.geocode(addresses[40:80], progress=False).attrs["geocode"]["concurrency_start"] == bulk.START
+
+
+def test_no_request_starts_beyond_the_adaptive_limit_and_waiting_workers_go_on():
+    """The run's workers (one per unit of the cap) start a request only while fewer than the limit are in flight;
+    when slow answers lower the limit, the others wait and are woken as answers come, and every key is answered
+    once. Checked at each start, against the limit at that moment, with a core that answers after a delay."""
+    from toolkit.bulk import Bulk
+
+    job = Bulk([f"k{i}" for i in range(120)], lambda key: key, cache=None, namespace="t", concurrency="auto",
+               rate=None, progress=False, desc="t", max_concurrency=16)
+    in_flight, starts, waited = 0, [], []
+
+    class Core:
+        observer = None
+
+        async def asend(self, key):
+            nonlocal in_flight
+            in_flight += 1
+            starts.append((in_flight, job.limiter.limit))
+            slow = len(starts) > 20                     # the first answers are quick, the rest 10x slower
+            await asyncio.sleep(0.02 if slow else 0.002)
+            in_flight -= 1
+            waited.append(job.limiter.limit < 16)
+            self.observer(200, 0.02 if slow else 0.002, None)
+            return {"key": key}
+
+    asyncio.run(asyncio.wait_for(job.run_async(Core()), 30))   # a worker never woken fails, not hangs
+    assert all(n <= limit for n, limit in starts), [s for s in starts if s[0] > s[1]][:5]
+    assert max(n for n, _ in starts) >= 8 and min(limit for _, limit in starts[40:]) < 16   # it grew, then shrank
+    assert any(waited) and len(starts) == 120 and sorted(job.answers) == sorted(f"k{i}" for i in range(120))
+    assert all(job.answers[k] == {"key": k} for k in job.answers)
