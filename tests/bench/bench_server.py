@@ -143,7 +143,7 @@ def main(argv=None) -> int:
     print(f"benchmark server: wrk, 1 thread, 16 connections; sandbox and reference each in its own process; "
           f"{rounds} rounds of {per_round:g} s per goal load, each against the reference just before and after it")
     print(f"{'load':<40}{'req/s':>10}{'p50 ms':>9}{'p99 ms':>9}{'max ms':>9}{'errors':>8}{'non-2xx':>8}")
-    rows = [(f"minimal (round {i})" if i else "minimal (before)", r) for i, r in enumerate(minimal)]
+    rows = [(f"minimal (after round {i})" if i else "minimal (before)", r) for i, r in enumerate(minimal)]
     rows += [(f"{name} (round {i + 1})", r) for name, runs in rounds_of.items() for i, r in enumerate(runs)]
     rows += list(results.items())
     for name, r in rows:
