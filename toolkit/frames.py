@@ -154,7 +154,7 @@ def frame(records: Sequence[Mapping[str, Any]] | None = None, *, columns: Sequen
         if col not in typed and _is_text(df[col]):
             df[col] = df[col].astype(TEXT)
     for col in floats:
-        if col in df.columns:
+        if col in df.columns and df[col].dtype != "float64":   # a column of ``data`` may be typed already
             df[col] = pd.to_numeric(df[col].replace("", None), errors="coerce").astype("float64")
     for col in ints:
         if col in df.columns:

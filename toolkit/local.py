@@ -308,6 +308,39 @@ def _sweep_answer(body, response=None) -> dict:
     return {"documents": body.get("documents") or [], "total": int((body.get("meta") or {}).get("total_count", 0))}
 
 
+def _text_columns(docs: list) -> tuple[list, list] | None:
+    """``(names, columns)`` of ``docs`` when every document has the same fields and only text values (the
+    service's place documents: every field is text, coordinates included), the names in the first document's
+    order; else None."""
+    from operator import itemgetter
+
+    names = list(docs[0]) if docs else []
+    if len(names) < 2 or {*map(len, docs)} != {len(names)}:
+        return None
+    try:   # as many fields as the first, and each of its fields: the same fields
+        columns = [list(map(itemgetter(name), docs)) for name in names]
+        for values in columns:
+            "".join(values)   # TypeError unless every value is text (the quickest check of that)
+    except (KeyError, TypeError):
+        return None
+    return names, columns
+
+
+def _decimals(texts: list):
+    """Texts of decimal numbers as float64, or None when any is not one ("" included): then pandas'
+    ``to_numeric`` decides, as for any other frame. numpy reads the text as ``float()`` does, which also takes
+    digits of other scripts and ``_`` separators that ``to_numeric`` refuses: those go to it too."""
+    import numpy as np
+
+    joined = "".join(texts)
+    if not joined.isascii() or "_" in joined:
+        return None
+    try:
+        return np.array(texts, dtype=np.float64)
+    except ValueError:
+        return None
+
+
 def _sweep_frame(job: Bulk, keys: list, label: str, cache):
     """One frame of every key's documents, ``label`` first (the query, or the centre's position)."""
     from itertools import chain, repeat
@@ -321,19 +354,32 @@ def _sweep_frame(job: Bulk, keys: list, label: str, cache):
         found = (job.answers.get(key) or {}).get("documents") or []
         labels.extend(repeat(key if label == "query" else i, len(found)))
         docs.extend(found)
-    # Place documents are text fields: the frame is built from their columns (the fields in the order first
-    # seen), faster than from one merged dict per row. A column that pandas leaves of the object dtype (objects,
-    # lists, mixed or null values), or a field named like the label, sends the run to the frame of records,
-    # flattened when a document holds an object, as before (tests/local/test_sweeps.py compares the two).
-    names = list(dict.fromkeys(chain.from_iterable(docs)))
-    raw = None if label in names else pd.DataFrame({label: labels, **{n: [d.get(n) for d in docs]
-                                                                       for n in names}})
-    if raw is None or any(raw[n].dtype == object for n in names):
-        rows = [{label: at, **doc} for at, doc in zip(labels, docs)]
-        out = frame(rows, columns=[label, *PLACE_COLUMNS], floats=["x", "y", "distance"],
-                    flatten=any(dict in map(type, doc.values()) for doc in docs))
+    floats = ["x", "y", "distance"]
+    # Place documents are flat objects of text fields, the same in each: the frame is built from their columns
+    # (taken with itemgetter), the coordinates and distances read by numpy when they are plain decimals:
+    # 10.8 -> 6.5 ms for a 300-centre sweep of 4,000 places. Documents of other shapes (fields that differ,
+    # values that are not text) are built from columns too when pandas types every column of them (the fields in
+    # the order first seen). A column that pandas leaves of the object dtype (objects, lists, mixed or null
+    # values), or a field named like the label, sends the run to the frame of records, flattened when a document
+    # holds an object, as before (tests/local/test_sweeps.py compares the three).
+    text = _text_columns(docs)
+    if text is not None and label not in text[0]:
+        names, columns = text
+        data = {label: labels}
+        for name, values in zip(names, columns):
+            number = _decimals(values) if name in floats else None
+            data[name] = values if number is None else number
+        out = frame(data=data, columns=[label, *PLACE_COLUMNS], floats=floats)
     else:
-        out = frame(data=raw, columns=[label, *PLACE_COLUMNS], floats=["x", "y", "distance"])
+        names = list(dict.fromkeys(chain.from_iterable(docs)))
+        raw = None if label in names else pd.DataFrame({label: labels, **{n: [d.get(n) for d in docs]
+                                                                           for n in names}})
+        if raw is None or any(raw[n].dtype == object for n in names):
+            rows = [{label: at, **doc} for at, doc in zip(labels, docs)]
+            out = frame(rows, columns=[label, *PLACE_COLUMNS], floats=floats,
+                        flatten=any(dict in map(type, doc.values()) for doc in docs))
+        else:
+            out = frame(data=raw, columns=[label, *PLACE_COLUMNS], floats=floats)
     errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
     out.attrs["sweep"] = {"keys": len(keys), "queries": job.hits + len(job.todo), **job.stats(),
                           "stopped_by_quota": job.stopped, "errors": errors[:20]}

@@ -62,24 +62,35 @@ def test_matrix_equals_origins_calls_and_async_matches(sandbox_server, tk):
         tk.navi.matrix([], dests, progress=False)
 
 
-@pytest.mark.parametrize("shape", ["text", "list", "nested"])
+@pytest.mark.parametrize("shape", ["uniform", "text", "list", "nested"])
 def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
-    """The frame built from columns (text fields: what the API sends) and the frame of records it falls back to
-    (a list, an object) both equal the frame of the merged records, flattened."""
+    """Each way the sweep's frame is built equals the frame of the merged records, flattened (dtypes included):
+    typed columns (every document the same text fields: what the API sends; numbers of every form, decimal or
+    not, in x, y and distance), columns that pandas types (fields that differ, null values), and the frame of
+    records it falls back to (a list, an object)."""
     from types import SimpleNamespace
 
     import toolkit.frames
+    import toolkit.local
     from toolkit.frames import frame
-    from toolkit.local import PLACE_COLUMNS, _sweep_frame
+    from toolkit.local import PLACE_COLUMNS, _sweep_frame, _text_columns
 
     nested = shape == "nested"
-    built = []
+    built, typed = [], []
     monkeypatch.setattr(toolkit.frames, "frame", lambda *a, **k: built.append(k.get("data") is not None) or
                         frame(*a, **k))
+    monkeypatch.setattr(toolkit.local, "_text_columns", lambda docs: typed.append(_text_columns(docs)) or
+                        typed[-1])
+    numbers = ["12", "", "1_0", "１２", " 5", "-0", "1e3", "abc", "inf", "129.0512345"]
 
     def doc(i):
-        d = {"id": str(i), "place_name": f"약국 {i}", "x": "129.05", "y": "35.15", "distance": "" if i % 2 else "12",
-             "phone": None if i == 3 else "051-000-0000"}
+        d = {"id": str(i), "place_name": f"약국 {i}", "x": numbers[i % len(numbers)], "y": "35.15",
+             "distance": numbers[(i + 3) % len(numbers)], "phone": "051-000-0000"}
+        if shape == "uniform":
+            return d
+        d["distance"] = "" if i % 2 else "12"
+        if i == 3:
+            d["phone"] = None
         if shape != "text":
             d["extra"] = [i]
         if i == 2:
@@ -90,22 +101,47 @@ def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
         return d
 
     answers = {"a": {"documents": [doc(1), doc(2)], "total": 2}, "b": {"documents": [], "total": 0},
-               "c": {"documents": [doc(3)], "total": 1}, "d": {"error": -2, "message": "bad"}}
+               "c": {"documents": [doc(3)], "total": 1}, "d": {"error": -2, "message": "bad"},
+               "e": {"documents": [doc(i) for i in range(4, 4 + 2 * len(numbers))], "total": 20}}
     job = SimpleNamespace(answers=answers, hits=0, todo=list(answers), stopped=False,
                           stats=lambda: {"requests": 4, "cache_hits": 0, "concurrency_start": 8,
                                          "concurrency_peak": 8, "throttled": 0})
-    out = _sweep_frame(job, ["a", "b", "c", "a", "d"], "query", None)
-    rows = [{"query": k, **d} for k in "abcd" for d in answers[k].get("documents", [])]
+    out = _sweep_frame(job, ["a", "b", "c", "a", "d", "e"], "query", None)
+    rows = [{"query": k, **d} for k in "abcde" for d in answers[k].get("documents", [])]
     expected = frame(rows, columns=["query", *PLACE_COLUMNS], floats=["x", "y", "distance"])   # json_normalize
     pd.testing.assert_frame_equal(out, expected)
+    assert out["x"].dtype == "float64" and out["x"].isna().any() and out["distance"].notna().any()
     assert ("detail.floor" in out.columns) is nested and out.attrs["sweep"]["errors"] == ["bad"]
-    assert built == [shape == "text"]                      # from columns only when every field is text
-    assert "only_here" in out.columns and ("extra" in out.columns) is (shape != "text")
+    assert built == [shape in ("uniform", "text")]        # from columns only when every field is text
+    assert [t is not None for t in typed] == [shape == "uniform"]   # typed as made: the same text fields
+    assert ("only_here" in out.columns) is (shape != "uniform") and ("extra" in out.columns) is (
+        shape in ("list", "nested"))
     # centres: each position in the list, repeated centres included, and no documents at all
-    out = _sweep_frame(job, ["c", "a", "c"], "centre", None)
-    rows = [{"centre": i, **d} for i, k in enumerate("cac") for d in answers[k]["documents"]]
+    out = _sweep_frame(job, ["c", "a", "c", "e"], "centre", None)
+    rows = [{"centre": i, **d} for i, k in enumerate("cace") for d in answers[k]["documents"]]
     pd.testing.assert_frame_equal(out, frame(rows, columns=["centre", *PLACE_COLUMNS],
                                              floats=["x", "y", "distance"]))
     empty = _sweep_frame(job, ["b", "d"], "centre", None)
     pd.testing.assert_frame_equal(empty, frame([], columns=["centre", *PLACE_COLUMNS],
                                                floats=["x", "y", "distance"]))
+
+
+@pytest.mark.parametrize("texts, by_numpy", [
+    (["12", " 5", "-0", "1e3", "inf", "-129.0512345", "NaN"], True),
+    (["1_0", "12"], False),           # float() reads 10; to_numeric refuses
+    (["１２", "3"], False),            # digits of another script: the same
+    (["12", ""], False),
+    (["12", "abc"], False),
+])
+def test_decimal_texts_read_by_numpy_as_by_to_numeric(texts, by_numpy):
+    """The sweep's typed columns read coordinates with numpy only where it agrees with pandas' ``to_numeric``
+    (what every other frame uses); anything else goes to ``to_numeric``."""
+    import numpy as np
+
+    from toolkit.local import _decimals
+
+    got = _decimals(texts)
+    want = pd.to_numeric(pd.Series(texts, dtype="str").replace("", None), errors="coerce").astype("float64")
+    assert (got is not None) is by_numpy
+    if got is not None:
+        np.testing.assert_array_equal(got, want.to_numpy())
