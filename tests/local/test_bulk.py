@@ -250,3 +250,78 @@ def test_no_request_starts_beyond_the_adaptive_limit_and_waiting_workers_go_on()
     assert max(n for n, _ in starts) >= 8 and min(limit for _, limit in starts[40:]) < 16   # it grew, then shrank
     assert any(waited) and len(starts) == 120 and sorted(job.answers) == sorted(f"k{i}" for i in range(120))
     assert all(job.answers[k] == {"key": k} for k in job.answers)
+
+
+@pytest.fixture
+def gc_threshold():
+    """The collector's thresholds and state as they were, restored whatever the test did."""
+    import gc
+
+    before, enabled = gc.get_threshold(), gc.isenabled()
+    yield before
+    gc.set_threshold(*before)
+    (gc.enable if enabled else gc.disable)()
+
+
+def test_bulk_runs_raise_the_young_gc_threshold_while_any_runs(gc_threshold):
+    """fewer_collections() raises the young generation's threshold to YOUNG_GC while at least one run is under
+    way (overlapping runs: the last one out restores it) and leaves alone a disabled collector, a threshold
+    already as high and a threshold someone else changed meanwhile."""
+    import gc
+    import threading
+
+    from toolkit.bulk import YOUNG_GC, fewer_collections
+
+    gc.set_threshold(700, 10, 10)
+    first, second = fewer_collections(), fewer_collections()
+    first.__enter__()
+    assert gc.get_threshold() == (YOUNG_GC, 10, 10)
+    seen = []
+    thread = threading.Thread(target=lambda: second.__enter__() or seen.append(gc.get_threshold()))
+    thread.start()
+    thread.join()
+    first.__exit__(None, None, None)                 # the second run still goes on: still raised
+    assert seen == [(YOUNG_GC, 10, 10)] and gc.get_threshold() == (YOUNG_GC, 10, 10)
+    second.__exit__(None, None, None)
+    assert gc.get_threshold() == (700, 10, 10)
+    with fewer_collections():                        # set by someone else during the run: kept
+        gc.set_threshold(1234, 5, 5)
+    assert gc.get_threshold() == (1234, 5, 5)
+    gc.set_threshold(50_000, 10, 10)
+    with fewer_collections():                        # already higher: untouched
+        assert gc.get_threshold() == (50_000, 10, 10)
+    gc.set_threshold(700, 10, 10)
+    gc.disable()
+    with fewer_collections():                        # disabled: untouched
+        assert gc.get_threshold() == (700, 10, 10) and not gc.isenabled()
+    assert not gc.isenabled()
+    gc.enable()
+    with pytest.raises(KeyError):                    # an error in the run restores it too
+        with fewer_collections():
+            raise KeyError("k")
+    assert gc.get_threshold() == (700, 10, 10)
+
+
+def test_a_sweep_runs_with_the_raised_threshold_and_restores_it(sandbox_server, tk, gc_threshold, monkeypatch):
+    """Sync and async clients alike: each page is parsed with the threshold raised, and it is back after."""
+    import gc
+
+    import toolkit.local
+    from toolkit.bulk import YOUNG_GC
+
+    seen = []
+    parse = toolkit.local._sweep_answer
+    monkeypatch.setattr(toolkit.local, "_sweep_answer", lambda body, response=None: seen.append(
+        gc.get_threshold()[0]) or parse(body, response))
+    gc.set_threshold(700, 10, 10)
+    centres = [(129.059, 35.158), (129.040, 35.115), (129.07, 35.17)]
+    out = tk.local.category_sweep("PM9", centres, radius=800, size=3, progress=False)
+    assert seen == [YOUNG_GC] * 3 and gc.get_threshold() == (700, 10, 10) and out.attrs["sweep"]["requests"] == 3
+
+    async def run():
+        async with client_for(sandbox_server, AsyncClient) as atk:
+            return await atk.local.category_sweep("PM9", centres, radius=900, size=3, progress=False)
+
+    seen.clear()
+    out = asyncio.run(run())
+    assert seen == [YOUNG_GC] * 3 and gc.get_threshold() == (700, 10, 10) and out.attrs["sweep"]["requests"] == 3
