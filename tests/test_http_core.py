@@ -75,6 +75,25 @@ def test_admin_mode_puts_target_in_query_for_get_and_form_for_post():
     assert form == {"scopes": ['["friends"]'], "target_id_type": ["user_id"], "target_id": ["42"]}
 
 
+_TEXT = st.text(st.sampled_from(list("aZ09 +&=/?%#[]@!$'()*,;:~._-\\\"{}|^`<>\n\t") + ["부", "산", "é", "😀"]), max_size=6)
+
+
+@settings(max_examples=300, deadline=None)
+@given(params=st.dictionaries(_TEXT.filter(bool), st.one_of(_TEXT, st.integers(), st.floats(allow_nan=False),
+                                                            st.booleans(), st.none(), st.lists(_TEXT, max_size=2)),
+                              max_size=5),
+       method=st.sampled_from(["GET", "POST", "DELETE"]))
+def test_the_query_joined_by_the_core_is_the_url_httpx_builds_from_params(params, method):
+    """build() joins the encoded query to the URL itself (httpx would parse the URL again to merge it): the
+    request is the one httpx builds from ``params=``, text of every kind included."""
+    c = core(Recorder(ok()))
+    call = Call(method, "local", "/v2/local/search/keyword.json", ServiceAK(Secret("rest-key")), params=params)
+    built = c.build(c.http, call, 2.0)
+    expected = c.http.build_request(method, c.url(call), params=encode_fields(params) or None)
+    assert str(built.url) == str(expected.url) and built.url.params == expected.url.params
+    assert built.url.raw_path == expected.url.raw_path and built.method == method
+
+
 def test_admin_mode_rejects_a_non_numeric_target():
     with pytest.raises(errors.ParameterError, match="target_id"):
         AdminFor(Secret("k"), "abc")

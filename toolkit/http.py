@@ -458,7 +458,13 @@ class RequestCore:
                 data = {**(data or {}), **auth_fields}
         if data is not None and call.files is None:
             headers.setdefault("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-        return client.build_request(method, self.url(call), params=params or None, data=data, json=call.json,
+        url = self.url(call)
+        if params and "?" not in url:
+            # The query joined here, encoded by httpx's own QueryParams: the same URL as params= gives (a test
+            # compares them), without httpx parsing the URL a second time to merge the params into it. That
+            # merge was 35 of the 80 us it took to build a request of a category search.
+            url, params = f"{url}?{httpx.QueryParams(params)}", None
+        return client.build_request(method, url, params=params or None, data=data, json=call.json,
                                     files=call.files, headers=headers, timeout=httpx.Timeout(timeout))
 
     # ---------------------------------------------------------------- retry policy
