@@ -127,11 +127,12 @@ def main(argv=None) -> int:
         # just before and just after it, and the median round is the figure (one long run per load is at the
         # mercy of whatever else the machine does in those seconds: single runs here vary by ±4 %)
         loads = {"address": addr, "keyword": kwp, "coord2region": c2r}
-        # and one untimed second of each load, so that every round meets the sandbox in the same state: each
-        # road's or region's index of addresses is made on its first search, and the first round alone paid
-        # for the 500 addresses' (it ran 4-7 % below the next two)
-        warm = [wrk(sb.base_url, LUA_ROTATE % {"paths": lua_list(paths), "auth": auth}, 16, 1)
-                for paths in loads.values()]
+        # and one untimed round of each load and of the reference, so that every round meets both servers in the
+        # same state: each road's or region's index of addresses is made on its first search (the first round
+        # alone paid for the 500 addresses'), and both servers' rates still rose over their first seconds of
+        # load (the first rounds ran 3-10 % below the next ones)
+        warm = [wrk(sb.base_url, LUA_ROTATE % {"paths": lua_list(paths), "auth": auth}, 16, per_round)
+                for paths in loads.values()] + [wrk(ref, ref_script, 16, per_round)]
         minimal = [wrk(ref, ref_script, 16, per_round)]
         for _ in range(rounds):
             for name, paths in loads.items():
