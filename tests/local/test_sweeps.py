@@ -127,7 +127,9 @@ def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
 
 
 @pytest.mark.parametrize("texts, by_numpy", [
-    (["12", " 5", "-0", "1e3", "inf", "-129.0512345", "NaN"], True),
+    (["12", " 5", "-0", "1e3", "inf", "-129.0512345", "NaN", "1e400", "1.5e-400", ".5", "1.", "00012", "Infinity"],
+     True),
+    (["5e", "1"], False),
     (["1_0", "12"], False),           # float() reads 10; to_numeric refuses
     (["１２", "3"], False),            # digits of another script: the same
     (["12", ""], False),
