@@ -260,16 +260,26 @@ MANY_COLUMNS = ["key", "result_code", "result_msg", "distance", "duration", "x",
 MANY_TYPES = dict(ints=["result_code", "distance", "duration"], floats=["x", "y"])
 
 
-def _many_rows(body: dict, points: list[dict], **first) -> list[dict]:
-    """One row per route of a many-origin/destination answer (``first``: columns put before them)."""
+def _many_columns(body: dict, points: list[dict], columns: dict[str, list] | None = None, **first) -> dict:
+    """The columns of a many-origin/destination answer, one value per route, appended to ``columns`` (new ones
+    when None; ``first``: values of columns put before them). A frame from these lists is about half the time of
+    one from a dict per row (2,000 routes of a many-origin matrix)."""
+    if columns is None:
+        columns = {name: [] for name in (*first, *MANY_COLUMNS)}
     where = {p["key"]: p for p in points}
-    rows = []
-    for r in body.get("routes") or []:
+    routes = body.get("routes") or []
+    for name, value in first.items():
+        columns[name] += [value] * len(routes)
+    for r in routes:
         summary, point = r.get("summary") or {}, where.get(r.get("key"), {})
-        rows.append({**first, "key": r.get("key"), "result_code": r.get("result_code"),
-                     "result_msg": r.get("result_msg"), "distance": summary.get("distance"),
-                     "duration": summary.get("duration"), "x": point.get("x"), "y": point.get("y")})
-    return rows
+        columns["key"].append(r.get("key"))
+        columns["result_code"].append(r.get("result_code"))
+        columns["result_msg"].append(r.get("result_msg"))
+        columns["distance"].append(summary.get("distance"))
+        columns["duration"].append(summary.get("duration"))
+        columns["x"].append(point.get("x"))
+        columns["y"].append(point.get("y"))
+    return columns
 
 
 def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool, tiles: str | None = None):
@@ -277,7 +287,7 @@ def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool,
     in ``attrs["tiles"]``."""
     from .frames import frame
 
-    df = frame(_many_rows(body, points), columns=MANY_COLUMNS, **MANY_TYPES, flatten=False,
+    df = frame(data=_many_columns(body, points), columns=MANY_COLUMNS, **MANY_TYPES,
                meta={"trans_id": body.get("trans_id"), "center": center,
                      "role": "destination" if to_center else "origin"})
     if tiles:
@@ -443,13 +453,13 @@ class NaviArea(Area):
         def finish(job):
             from .frames import frame
 
-            rows = []   # one frame from every answer's rows (a frame per answer, then concat, took 2 ms per call)
-            for key in keys:
+            columns = {name: [] for name in ("destination", *MANY_COLUMNS)}   # one frame from every answer's
+            for key in keys:                                # columns (a frame per answer, then concat: 2 ms a call)
                 d, b = (int(v) for v in key.split(","))
                 answer = job.answers.get(key)
                 if answer is not None and "message" not in answer:
-                    rows += _many_rows(answer, blocks[b], destination=dests[d]["key"])
-            out = frame(rows, columns=["destination", *MANY_COLUMNS], **MANY_TYPES, flatten=False)   # flat rows
+                    _many_columns(answer, blocks[b], columns, destination=dests[d]["key"])
+            out = frame(data=columns, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
             errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
             out.attrs = {"matrix": {"calls": len(keys), **job.stats(), "stopped_by_quota": job.stopped,
                                     "errors": errors[:20]}}

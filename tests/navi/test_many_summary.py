@@ -135,3 +135,39 @@ def test_a_trees_predecessors_are_its_list_made_of_shared_node_numbers(navi):
     assert first == pred.tolist() and second == other.tolist()
     node = next(v for v in first if v > 1000)
     assert second[second.index(node)] is first[first.index(node)]   # one int object per node, shared
+
+
+def test_many_frames_from_columns_equal_the_frames_of_rows():
+    """many_frame() and navi.matrix build their frames from the answers' columns: the same frame, dtypes
+    included, as one dict per route gave (routes found and not, an unknown key, no summary, no routes)."""
+    import pandas as pd
+
+    from toolkit.frames import frame
+    from toolkit.navi import MANY_COLUMNS, MANY_TYPES, _many_columns, many_frame
+
+    points = [{"key": "a", "x": 129.05, "y": 35.15}, {"key": "b", "x": 129.06, "y": 35.16}]
+    body = {"trans_id": "t1", "routes": [
+        {"key": "a", "result_code": 0, "result_msg": "길찾기 성공", "summary": {"distance": 1200, "duration": 300}},
+        {"key": "b", "result_code": 104, "result_msg": "출발지와 도착지가 5 m 이내"},
+        {"key": "zz", "result_code": 0, "result_msg": "ok", "summary": {"distance": 5, "duration": 1}}]}
+
+    def rows(answer, first=None):
+        where = {p["key"]: p for p in points}
+        return [{**(first or {}), "key": r.get("key"), "result_code": r.get("result_code"),
+                 "result_msg": r.get("result_msg"), "distance": (r.get("summary") or {}).get("distance"),
+                 "duration": (r.get("summary") or {}).get("duration"), "x": where.get(r.get("key"), {}).get("x"),
+                 "y": where.get(r.get("key"), {}).get("y")} for r in answer.get("routes") or []]
+
+    for answer in (body, {"routes": []}, {}):
+        got = many_frame(answer, points, {"x": 129.0, "y": 35.0}, to_center=True)
+        want = frame(rows(answer), columns=MANY_COLUMNS, **MANY_TYPES, flatten=False)
+        got.attrs = want.attrs = {}
+        pd.testing.assert_frame_equal(got, want)
+    columns = {name: [] for name in ("destination", *MANY_COLUMNS)}
+    for d, answer in (("d0", body), ("d1", {}), ("d2", body)):
+        _many_columns(answer, points, columns, destination=d)
+    got = frame(data=columns, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
+    want = frame(rows(body, {"destination": "d0"}) + rows(body, {"destination": "d2"}),
+                 columns=["destination", *MANY_COLUMNS], **MANY_TYPES, flatten=False)
+    pd.testing.assert_frame_equal(got, want)
+    assert got["distance"].dtype == "Int64" and got["distance"].isna().sum() == 2 and len(got) == 6
