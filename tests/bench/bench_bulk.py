@@ -92,7 +92,9 @@ def main(argv=None) -> int:
     parser.add_argument("--loop", type=int, default=None, help="items timed in the sequential loops")
     args = parser.parse_args(argv)
     short = args.short
-    n_geo, n_kw, n_cat, n_org, n_dst = (300, 60, 60, 60, 4) if short else (3000, 300, 300, 150, 20)
+    # the matrix: 300 origins (10 blocks of 30) x 20 destinations, 200 calls (with 150 origins, 100 calls of about
+    # 0.15 s in all, its ratios ranged from 0.79 to 0.87 over six runs)
+    n_geo, n_kw, n_cat, n_org, n_dst = (300, 60, 60, 60, 4) if short else (3000, 300, 300, 300, 20)
     loop = args.loop or (20 if short else 60)
 
     import pandas as pd
