@@ -15,10 +15,14 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
   adaptive and with its concurrency fixed at that peak from the first request. The same requests are sent once
   before anything is timed, so both meet the sandbox's caches warm (the first to send them would otherwise pay
   for building them), and the client's bulk path is used once (its imports and first calls; bare httpx's
-  clients are likewise built before its timing starts). Each figure is the better of two runs, bare httpx's
-  too: one run of either is at the mercy of what else the machine does at that moment. Geocode's adaptive
+  clients are likewise built before its timing starts). The runs alternate in five triples (one with
+  ``--short``): the helper adaptive, bare httpx, the helper at the fixed concurrency; each ratio is taken within
+  its triple, and the median is the figure, printed with every triple's (one run of either is at the mercy of
+  what else the machine does at that moment; "best of two" of each side moved the figures by ±0.05). Every timed
+  run, bare httpx's too, starts on a collected heap: a run otherwise paid for the garbage of the one before it
+  (in triples without it, the fixed run after bare httpx's was the slowest in four of five). Geocode's adaptive
   runs are each on a new client and ramp from 8 in flight; the sweeps and the matrix run on one client, as in
-  a notebook, and start where its last run against the sandbox ended (printed "adaptive from N"), as
+  a notebook, and start where its last run against the sandbox ended (each run's start is printed), as
   :mod:`toolkit.bulk` remembers it;
 * for geocode, the async client against the sync one: goal ≥ 1 (at least as fast; each run three times (twice
   with ``--short``), alternating, each on a new client, and its best time taken);
@@ -30,6 +34,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import statistics
 import sys
 import tempfile
 import time
@@ -62,6 +68,7 @@ async def raw_rate(key: str, requests: list[dict], concurrency: int) -> float:
             for r in todo:
                 (await http.request(**r)).raise_for_status()
 
+        gc.collect()                  # as before every timed run of the helpers
         t = time.perf_counter()
         await asyncio.gather(*(worker(clients[i // POOL_SIZE]) for i in range(concurrency)))
         return len(requests) / (time.perf_counter() - t)
@@ -71,6 +78,8 @@ async def raw_rate(key: str, requests: list[dict], concurrency: int) -> float:
 
 
 def timed(fn):
+    """``fn()`` and its seconds, on a collected heap (no run pays for the garbage the one before it left)."""
+    gc.collect()
     t = time.perf_counter()
     out = fn()
     return out, time.perf_counter() - t
@@ -96,6 +105,7 @@ def main(argv=None) -> int:
     # 0.15 s in all, its ratios ranged from 0.79 to 0.87 over six runs)
     n_geo, n_kw, n_cat, n_org, n_dst = (300, 60, 60, 60, 4) if short else (3000, 300, 300, 300, 20)
     loop = args.loop or (20 if short else 60)
+    pairs = 1 if short else 5
 
     import pandas as pd
 
@@ -127,23 +137,30 @@ def main(argv=None) -> int:
 
         def measure(name: str, what: str, run, requests: list[dict], items: int, loop_rate: float):
             """The helper against the sequential loop and bare httpx. ``run(concurrency)`` times one run of the
-            helper: (its attrs, seconds). Each figure is the better of two runs, bare httpx's too (one run of
-            either is at the mercy of what else the machine does at that moment)."""
+            helper: (its attrs, seconds). Against bare httpx, in alternated triples (the helper adaptive, bare
+            httpx, the helper at a fixed concurrency), each ratio taken within its triple and the median printed
+            with every triple's (one run of either is at the mercy of what else the machine does at that
+            moment)."""
             first, t_auto = run("auto")
-            peak = first["concurrency_peak"]
-            raw = asyncio.run(raw_rate(key, requests, peak))
-            again, t_again = run("auto")
-            t_auto = min(t_auto, t_again)
-            t_fixed = min(run(peak)[1], run(peak)[1])
-            raw = max(raw, asyncio.run(raw_rate(key, requests, peak)))
-            sent = first["requests"]
-            figures.append((name, items / t_auto, loop_rate, sent / t_auto, raw, peak))
+            peak, sent = first["concurrency_peak"], first["requests"]
+            autos, fixeds, raws, starts = [], [], [], []
+            for i in range(pairs):
+                attrs, seconds = (first, t_auto) if i == 0 else run("auto")
+                starts.append(str(attrs["concurrency_start"]))
+                raw = asyncio.run(raw_rate(key, requests, peak))
+                autos.append((sent / seconds) / raw)
+                fixeds.append((sent / run(peak)[1]) / raw)
+                raws.append(raw)
+                t_auto = min(t_auto, seconds)
+            figures.append((name, items / t_auto, loop_rate, sent / t_auto, statistics.median(raws), peak))
             lines.append(goal(f"{name}: {what} vs sequential loop", (items / t_auto) / loop_rate, 20))
-            lines.append(goal(f"{name}: request rate vs bare httpx at concurrency {peak} (adaptive from "
-                              f"{first['concurrency_start']}, {again['concurrency_start']})", (sent / t_auto) / raw,
-                              0.8))
-            lines.append(goal(f"{name} at a fixed concurrency of {peak} (no ramp) vs bare httpx",
-                              (sent / t_fixed) / raw, 0.8))
+            lines.append(f"{name} vs bare httpx, each triple: adaptive " + ", ".join(f"{r:.3f}" for r in autos)
+                         + "; fixed " + ", ".join(f"{r:.3f}" for r in fixeds))
+            lines.append(f"{name} adaptive runs started from " + ", ".join(starts) + " in flight")
+            lines.append(goal(f"{name}: request rate vs bare httpx at concurrency {peak} (adaptive, median of "
+                              f"{pairs})", statistics.median(autos), 0.8))
+            lines.append(goal(f"{name} at a fixed concurrency of {peak} (no ramp) vs bare httpx (median of "
+                              f"{pairs})", statistics.median(fixeds), 0.8))
 
         # ---------------------------------------------------------------- geocode
         series = pd.Series(texts, name="address")
@@ -163,6 +180,7 @@ def main(argv=None) -> int:
 
         async def async_geocode():
             async with toolkit.connect_async(sb.hosts, rest_api_key=app["rest_api_key"]) as atk:
+                gc.collect()
                 t = time.perf_counter()
                 await atk.local.geocode(series, progress=False)
                 return time.perf_counter() - t
@@ -170,9 +188,9 @@ def main(argv=None) -> int:
         # sync against async, alternated, each run on a new client (both ramp from 8), each one's best taken. Both
         # run the same bulk code on an event loop of the same kind (the sync client's in a thread of its own):
         # single runs of either differ by about 3 %, so three of each
-        pairs = 2 if short else 3
-        t_sync, t_async = zip(*((geocode("auto")[1], asyncio.run(async_geocode())) for _ in range(pairs)))
-        lines.append(goal(f"geocode: async client vs sync client (speed, best of {pairs} each)",
+        alternations = 2 if short else 3
+        t_sync, t_async = zip(*((geocode("auto")[1], asyncio.run(async_geocode())) for _ in range(alternations)))
+        lines.append(goal(f"geocode: async client vs sync client (speed, best of {alternations} each)",
                           min(t_sync) / min(t_async), 1.0))
 
         # ---------------------------------------------------------------- keyword sweep (the session's client)
