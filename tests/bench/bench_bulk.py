@@ -20,7 +20,7 @@ addresses), keyword_sweep, category_sweep, navi.matrix — three figures:
   its triple, and the median is the figure, printed with every triple's (one run of either is at the mercy of
   what else the machine does at that moment; "best of two" of each side moved the figures by ±0.05). Every timed
   run, bare httpx's too, starts on a collected heap: a run otherwise paid for the garbage of the one before it
-  (in triples without it, the fixed run after bare httpx's was the slowest in four of five). Geocode's adaptive
+  (one run's triples spread over 0.65-1.13 without it, 0.74-1.04 with it). Geocode's adaptive
   runs are each on a new client and ramp from 8 in flight; the sweeps and the matrix run on one client, as in
   a notebook, and start where its last run against the sandbox ended (each run's start is printed), as
   :mod:`toolkit.bulk` remembers it;
