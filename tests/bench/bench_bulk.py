@@ -105,7 +105,7 @@ def main(argv=None) -> int:
     # 0.15 s in all, its ratios ranged from 0.79 to 0.87 over six runs)
     n_geo, n_kw, n_cat, n_org, n_dst = (300, 60, 60, 60, 4) if short else (3000, 300, 300, 300, 20)
     loop = args.loop or (20 if short else 60)
-    pairs = 1 if short else 5
+    triples = 1 if short else 5
 
     import pandas as pd
 
@@ -144,7 +144,7 @@ def main(argv=None) -> int:
             first, t_auto = run("auto")
             peak, sent = first["concurrency_peak"], first["requests"]
             autos, fixeds, raws, starts = [], [], [], []
-            for i in range(pairs):
+            for i in range(triples):
                 attrs, seconds = (first, t_auto) if i == 0 else run("auto")
                 starts.append(str(attrs["concurrency_start"]))
                 raw = asyncio.run(raw_rate(key, requests, peak))
@@ -158,9 +158,9 @@ def main(argv=None) -> int:
                          + "; fixed " + ", ".join(f"{r:.3f}" for r in fixeds))
             lines.append(f"{name} adaptive runs started from " + ", ".join(starts) + " in flight")
             lines.append(goal(f"{name}: request rate vs bare httpx at concurrency {peak} (adaptive, median of "
-                              f"{pairs})", statistics.median(autos), 0.8))
+                              f"{triples})", statistics.median(autos), 0.8))
             lines.append(goal(f"{name} at a fixed concurrency of {peak} (no ramp) vs bare httpx (median of "
-                              f"{pairs})", statistics.median(fixeds), 0.8))
+                              f"{triples})", statistics.median(fixeds), 0.8))
 
         # ---------------------------------------------------------------- geocode
         series = pd.Series(texts, name="address")
