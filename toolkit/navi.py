@@ -453,13 +453,13 @@ class NaviArea(Area):
         def finish(job):
             from .frames import frame
 
-            columns = {name: [] for name in ("destination", *MANY_COLUMNS)}   # one frame from every answer's
-            for key in keys:                                # columns (a frame per answer, then concat: 2 ms a call)
+            columns = None   # one frame from every answer's columns (a frame per answer, then concat: 2 ms a call)
+            for key in keys:
                 d, b = (int(v) for v in key.split(","))
                 answer = job.answers.get(key)
                 if answer is not None and "message" not in answer:
-                    _many_columns(answer, blocks[b], columns, destination=dests[d]["key"])
-            out = frame(data=columns, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
+                    columns = _many_columns(answer, blocks[b], columns, destination=dests[d]["key"])
+            out = frame(data=columns or {}, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
             errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
             out.attrs = {"matrix": {"calls": len(keys), **job.stats(), "stopped_by_quota": job.stopped,
                                     "errors": errors[:20]}}

@@ -147,3 +147,14 @@ def test_decimal_texts_read_by_numpy_as_by_to_numeric(texts, by_numpy):
     assert (got is not None) is by_numpy
     if got is not None:
         np.testing.assert_array_equal(got, want.to_numpy())
+
+
+def test_a_matrix_with_no_answer_is_an_empty_typed_frame_and_says_why(fresh_tk):
+    """Every call refused by the quota: no row, the columns and dtypes of a full matrix, and the warning."""
+    origins = [(f"o{i}", 129.03 + 0.004 * i, 35.10) for i in range(3)]
+    full = fresh_tk.navi.matrix(origins, [("d0", 129.059, 35.158)], progress=False)
+    fresh_tk.sandbox.set_quota("navi_origins_directions", 0)
+    with pytest.warns(UserWarning, match="matrix stopped: the API quota is used up"):
+        out = fresh_tk.navi.matrix(origins, [("d0", 129.059, 35.158)], progress=False)
+    assert len(out) == 0 and len(full) == 3 and out.attrs["matrix"]["stopped_by_quota"] is True
+    assert list(out.columns) == list(full.columns) and out.dtypes.equals(full.dtypes)

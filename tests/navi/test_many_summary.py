@@ -147,7 +147,8 @@ def test_many_frames_from_columns_equal_the_frames_of_rows():
 
     points = [{"key": "a", "x": 129.05, "y": 35.15}, {"key": "b", "x": 129.06, "y": 35.16}]
     body = {"trans_id": "t1", "routes": [
-        {"key": "a", "result_code": 0, "result_msg": "길찾기 성공", "summary": {"distance": 1200, "duration": 300}},
+        {"key": "a", "result_code": 0, "result_msg": "길찾기 성공",
+         "summary": {"distance": 1200, "duration": 300}},
         {"key": "b", "result_code": 104, "result_msg": "출발지와 도착지가 5 m 이내"},
         {"key": "zz", "result_code": 0, "result_msg": "ok", "summary": {"distance": 5, "duration": 1}}]}
 
