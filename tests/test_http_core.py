@@ -12,7 +12,7 @@ from hypothesis import given, settings, strategies as st
 
 from toolkit import errors
 from toolkit.config import Config, Credentials, Hosts
-from toolkit.http import AdminFor, Bearer, Call, RequestCore, ServiceAK, encode_fields
+from toolkit.http import AdminFor, Bearer, Call, RequestCore, ServiceAK, dumps, encode_fields
 from toolkit.secrets import Secret
 
 HOSTS = Hosts.on_one_port("http://svc.test")
@@ -105,6 +105,69 @@ def test_json_body():
     core(rec).send(Call("POST", "navi", "/v1/waypoints/directions", ServiceAK(Secret("k")), json={"a": [1, 2]}))
     assert json.loads(rec.requests[0].content) == {"a": [1, 2]}
     assert rec.requests[0].headers["content-type"] == "application/json"
+
+
+_JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), _TEXT)
+_JSON = st.recursive(_JSON_LEAF, lambda inner: st.one_of(st.lists(inner, max_size=4),
+                                                          st.dictionaries(_TEXT, inner, max_size=4)), max_leaves=12)
+
+
+def _stdlib_body(value):
+    """What httpx's ``json=`` sends."""
+    return httpx.Request("POST", "http://svc.test/", json=value).content
+
+
+@settings(max_examples=400, deadline=None)
+@given(_JSON.filter(lambda v: v is not None))    # None is no body at all
+def test_json_bodies_encode_as_the_standard_library_does(value):
+    """dumps() (orjson when it can) sends what httpx's json= sends: the same JSON, or the same refusal (NaN and
+    infinities; orjson would write them as null). Integers beyond 64 bits, nulls and floats of every size are
+    among the examples."""
+    try:
+        expected = _stdlib_body(value)
+    except ValueError as exc:
+        with pytest.raises(type(exc)):
+            dumps(value)
+        return
+    content = dumps(value)
+    assert json.loads(content) == json.loads(expected)
+    if b"e" not in expected:     # the two write some floats differently (1e16 and 1e+16): the same number
+        assert content == expected
+
+
+@pytest.mark.parametrize("value", [
+    {"x": float("nan")}, [float("inf")], {"a": [1, {"b": float("-inf")}]},
+])
+def test_json_bodies_refuse_what_the_standard_library_refuses(value):
+    with pytest.raises(ValueError, match="not JSON compliant"):
+        dumps(value)
+
+
+def test_json_bodies_of_types_orjson_would_write_differently():
+    """Subclasses of the JSON types (numpy's floats among them), keys that are not text and dataclasses go to the
+    standard library, which writes or refuses them as httpx's json= does."""
+    import dataclasses
+
+    import numpy as np
+
+    @dataclasses.dataclass
+    class Point:
+        x: float
+
+    assert dumps({"x": np.float64(129.05), "n": 3}) == b'{"x":129.05,"n":3}'
+    assert dumps({1: "a", "b": 2**70}) == _stdlib_body({1: "a", "b": 2**70}) == b'{"1":"a","b":1180591620717411303424}'
+    with pytest.raises(TypeError):
+        dumps({"p": Point(1.0)})
+
+
+def test_a_json_body_is_sent_as_httpx_sends_it():
+    rec = Recorder(ok())
+    body = {"origins": [{"key": "부산역", "x": 129.0414, "y": 35.1151}], "radius": 10000, "note": None}
+    core(rec).send(Call("POST", "navi", "/v1/origins/directions", ServiceAK(Secret("k")), json=body))
+    sent, expected = rec.requests[0], httpx.Request("POST", "http://svc.test/", json=body)
+    assert sent.content == expected.content
+    assert sent.headers["content-type"] == expected.headers["content-type"] == "application/json"
+    assert sent.headers["content-length"] == expected.headers["content-length"]
 
 
 # ---------------------------------------------------------------------------- error shapes

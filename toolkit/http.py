@@ -179,6 +179,30 @@ def encode_fields(fields: Mapping[str, Any] | None) -> dict[str, str]:
     return {k: _encode_value(v) for k, v in fields.items() if v is not None}
 
 
+_JSON_OPTIONS = orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
+
+
+def dumps(value: Any) -> bytes:
+    """The JSON body httpx's ``json=`` sends (``json.dumps(value, ensure_ascii=False, separators=(",", ":"),
+    allow_nan=False)`` in UTF-8), encoded by orjson when it can: 40 against 2 us for the body of a 30-origin
+    route matrix. orjson writes NaN and infinities as ``null``, where the standard library refuses them, so a body
+    with ``null`` in it goes to :func:`json.dumps`, and so does whatever orjson refuses (integers beyond 64 bits,
+    keys that are not text, subclasses of the JSON types such as numpy's floats, dataclasses, datetimes). The
+    two differ only in how they write some floats (``1e16`` and ``1e+16``), the same number.
+
+    >>> dumps({"origins": [{"key": "a", "x": 127.1, "y": 37.5}], "radius": 10000})
+    b'{"origins":[{"key":"a","x":127.1,"y":37.5}],"radius":10000}'
+    """
+    try:
+        content = orjson.dumps(value, option=_JSON_OPTIONS)
+    except orjson.JSONEncodeError:
+        pass
+    else:
+        if b"null" not in content:
+            return content
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False).encode("utf-8")
+
+
 _DIGITS = bytes(0x30 if 0x30 <= i <= 0x39 else 0x20 for i in range(256))   # a digit → "0", anything else → " "
 _LONG_RUN = b"0" * 19
 
@@ -459,6 +483,10 @@ class RequestCore:
                 data = {**(data or {}), **auth_fields}
         if data is not None and call.files is None:
             headers.setdefault("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
+        content = None
+        if call.json is not None:
+            content = dumps(call.json)
+            headers.setdefault("Content-Type", "application/json")
         url = self.url(call)
         if params and "?" not in url:
             # The query joined here, encoded as httpx's QueryParams encodes it (the standard library's urlencode
@@ -466,7 +494,7 @@ class RequestCore:
             # the URL a second time to merge the params into it. That merge was 35 of the 80 us it took to build
             # the request of a category search.
             url, params = f"{url}?{urlencode(params)}", None
-        return client.build_request(method, url, params=params or None, data=data, json=call.json,
+        return client.build_request(method, url, params=params or None, data=data, content=content,
                                     files=call.files, headers=headers, timeout=httpx.Timeout(timeout))
 
     # ---------------------------------------------------------------- retry policy

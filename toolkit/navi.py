@@ -75,6 +75,11 @@ def _keyed(value: Any, name: str) -> dict:
     return {"key": str(key), **point}
 
 
+def _present(body: dict) -> dict:
+    """``body`` without its None fields: an optional field left out of a JSON body rather than sent as null."""
+    return {k: v for k, v in body.items() if v is not None}
+
+
 def _text(p: dict) -> str:
     return f"{p['x']},{p['y']}" + (f",name={p['name']}" if p.get("name") else "")
 
@@ -371,7 +376,7 @@ class NaviArea(Area):
                 "priority": _choice(priority, "priority", PRIORITY), "avoid": _avoid(avoid) or None,
                 "alternatives": alternatives, "road_details": road_details, "summary": summary,
                 "car_type": car_type, "car_fuel": car_fuel, "car_hipass": car_hipass}
-        return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=body,
+        return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=_present(body),
                     idempotent=True, parse=self._parse(raw), name="navi.waypoints")
 
     def _many_body(self, points, name: str, radius: int, priority: str, avoid) -> tuple[list[dict], dict]:
@@ -380,8 +385,8 @@ class NaviArea(Area):
             raise ParameterError(name, f"give 1 to {MAX_MANY} keyed points", len(pts))
         if isinstance(radius, bool) or not isinstance(radius, int) or not 1 <= radius <= MAX_RADIUS:
             raise ParameterError("radius", f"must be an integer 1 to {MAX_RADIUS} (metres)", radius)
-        return pts, {"radius": radius, "priority": _choice(priority, "priority", ("TIME", "DISTANCE")),
-                     "avoid": _avoid(avoid) or None}
+        return pts, _present({"radius": radius, "priority": _choice(priority, "priority", ("TIME", "DISTANCE")),
+                              "avoid": _avoid(avoid) or None})
 
     @endpoint("POST", "navi", "/v1/origins/directions")
     def origins(self, origins, destination, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,

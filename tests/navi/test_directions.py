@@ -1,6 +1,7 @@
 """Directions over real HTTP against the sandbox (location.md §4.8–4.11, §8)."""
 from __future__ import annotations
 
+import json
 import math
 import random
 from pathlib import Path
@@ -160,6 +161,25 @@ def test_distance_priority_is_shortest(tk):
 
 
 # ------------------------------------------------------------------------------------------------ options
+def test_post_bodies_leave_out_an_avoid_not_given_and_honour_one_given(tk):
+    """The POST routes (waypoints, origins) send ``avoid`` only when it is given, not as null; given, the sandbox
+    routes around it as the GET route does."""
+    sent = []
+
+    def body(result):
+        sent.append(json.loads(tk.core.last_response.request.content))
+        return result
+
+    direct = body(tk.navi.waypoints(TUNNEL_A, TUNNEL_B, priority="TIME"))
+    avoided = body(tk.navi.waypoints(TUNNEL_A, TUNNEL_B, priority="TIME", avoid=["toll"]))
+    many = body(tk.navi.origins([("a", *TUNNEL_A)], TUNNEL_B, priority="TIME"))
+    many_avoided = body(tk.navi.origins([("a", *TUNNEL_A)], TUNNEL_B, priority="TIME", avoid=["toll"]))
+    assert "avoid" not in sent[0] and sent[1]["avoid"] == ["toll"]
+    assert "avoid" not in sent[2] and sent[3]["avoid"] == ["toll"]
+    assert direct.summary.loc[0, "fare.toll"] > 0 and avoided.summary.loc[0, "fare.toll"] == 0
+    assert many_avoided.loc[0, "duration"] > many.loc[0, "duration"]
+
+
 def test_avoid_toll_changes_route_and_fare(tk):
     direct = tk.navi.directions(TUNNEL_A, TUNNEL_B, priority="TIME")
     assert direct.summary.loc[0, "fare.toll"] > 0
