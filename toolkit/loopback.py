@@ -37,8 +37,9 @@ class OneWrite:
 
     uvicorn writes an answer's head when the app sends ``http.response.start`` and its body when it sends
     ``http.response.body``: two sends, two TCP segments, and on loopback the reader woken for each. Joined, an
-    answer is one send. Measured with ``wrk`` (16 connections) against ``toolkit sandbox`` and a minimal
-    Starlette endpoint on this stack: 13,400 → 17,900 and 24,500 → 28,900 req/s. :meth:`close` sends what is
+    answer is one send. ``tests/bench/bench_server.py`` (``wrk``, 16 connections), before → after: the
+    sandbox's keyword search 14,300-14,600 → 17,100-18,500 req/s, its address search 14,500-15,100 →
+    19,300-20,100, a minimal Starlette endpoint 27,300-28,200 → 27,800-30,700. :meth:`close` sends what is
     pending first; what is pending when the connection is gone is dropped, as the transport would drop it.
     Everything else is the transport's own (flow control, ``is_closing``, ``get_extra_info``, ...).
     """
