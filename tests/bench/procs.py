@@ -123,11 +123,37 @@ def points(n: int, seed: int = 7) -> list[tuple[float, float]]:
     return [(float(r["x"]), float(r["y"])) for r in rng.sample(rows, n)]
 
 
-def goal(label: str, value: float, target: float, *, at_most: bool = False, unit: str = "") -> str:
-    """One printed line: a measured ratio next to its goal and whether it is met."""
-    met = value <= target if at_most else value >= target
+def goal(label: str, value: float, target: float, *, at_most: bool = False, unit: str = "",
+         error: float = 0.0) -> str:
+    """One printed line: a measured ratio next to its goal and whether it is met. ``error``: the figure's own
+    measurement error (a goal of equality, e.g. two paths that run the same code, is met unless the figure misses
+    it by more than that; the line shows it).
+
+    >>> goal("x vs y", 0.995, 1.0, error=0.012)[-35:]
+    '0.99  goal ≥ 1 (± 0.012 error)  met'
+    >>> goal("x vs y", 0.98, 1.0, error=0.012)[-39:]
+    '0.98  goal ≥ 1 (± 0.012 error)  NOT met'
+    """
+    met = value <= target + error if at_most else value >= target - error
     sign = "≤" if at_most else "≥"
-    return f"{label:<62} {value:>8.2f}{unit}  goal {sign} {target:g}{unit}  {'met' if met else 'NOT met'}"
+    within = f" (± {error:.3f} error)" if error else ""
+    return f"{label:<62} {value:>8.2f}{unit}  goal {sign} {target:g}{unit}{within}  {'met' if met else 'NOT met'}"
+
+
+def median_and_error(values: list[float]) -> tuple[float, float]:
+    """The median of ``values`` and twice its standard error, from their median absolute deviation (robust to
+    one run the machine disturbed): 1.4826 MAD estimates the spread of one value, 1.2533 / sqrt(n) of it the
+    standard error of the median of n.
+
+    >>> m, e = median_and_error([1.017, 0.991, 1.001, 0.936, 1.0])
+    >>> round(m, 3), round(e, 3)
+    (1.0, 0.015)
+    """
+    import statistics
+
+    m = statistics.median(values)
+    mad = statistics.median(abs(v - m) for v in values)
+    return m, 2 * 1.2533 * 1.4826 * mad / len(values) ** 0.5
 
 
 def place_names(n: int, seed: int = 7) -> list[str]:
