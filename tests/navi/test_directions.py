@@ -86,6 +86,39 @@ def test_origins_bounds(raw):
     assert no_radius.status_code == 400 and "radius" in no_radius.json()["msg"]
 
 
+@pytest.mark.parametrize("many", ["origins", "destinations"])
+def test_many_answers_are_the_models_written_as_json_dumps_from_the_guards_parse(raw, sandbox_server, monkeypatch,
+                                                                                   many):
+    """A many-origin/destination POST is answered from the body the request guard parsed (routes' own
+    ``json.loads`` is not called) and written by orjson with the bytes ``json.dumps`` writes for the model's
+    answer (Hangul keys, a point no road reaches, a far one)."""
+    from types import SimpleNamespace
+
+    from toolkit.sandbox.navi import routes
+    from toolkit.sandbox.navi.models import Options, Point
+
+    base, h = raw
+    points = [(f"출발{i}", x, y) for i, (x, y) in enumerate(city_points(5, 8))] + [("바다", 129.30, 35.00)]
+    centre = {"x": SEOMYEON[0], "y": SEOMYEON[1]}
+    body = {many: [{"key": k, "x": x, "y": y} for k, x, y in points], "radius": 10000,
+            ("destination" if many == "origins" else "origin"): centre}
+
+    def no_second_parse(*args, **kwargs):
+        raise AssertionError("the route parsed the body again")
+
+    monkeypatch.setattr(routes, "json", SimpleNamespace(loads=no_second_parse))
+    answer = httpx.post(f"{base}/v1/{many}/directions", headers=h, json=body, timeout=60)
+    monkeypatch.undo()
+    assert answer.status_code == 200 and answer.headers["content-type"] == "application/json;charset=UTF-8"
+    model = sandbox_server.sandbox.model("navi")
+    expected = model.many([Point(x, y, key=k) for k, x, y in points], Point(centre["x"], centre["y"]), 10000,
+                          Options(priority="TIME"), to_target=many == "origins")
+    expected["trans_id"] = answer.json()["trans_id"]
+    assert answer.content == json.dumps(expected, ensure_ascii=False, separators=(",", ":")).encode()
+    codes = [r["result_code"] for r in expected["routes"]]
+    assert codes.count(0) >= 5 and any(c != 0 for c in codes)
+
+
 def test_bad_parameters_and_key(raw):
     base, h = raw
     q = {"origin": pt(NAMPO), "destination": pt(SEOMYEON)}

@@ -19,7 +19,9 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.routing import Route
 
-from ..web import Params, api_error, json_response, read_fields, require_app_key, sandbox_of
+from ..guard import parsed_body
+from ..web import (Params, api_error, finite_json, json_bytes_response, json_response, read_fields, require_app_key,
+                   sandbox_of)
 from .models import AVOIDS, CAR_TYPES, FUELS, PRIORITIES, Options, Point
 
 MAX_GET_WAYPOINTS = 5
@@ -130,10 +132,12 @@ def _body_options(body: dict, priorities=PRIORITIES, default="RECOMMEND") -> Opt
 
 
 async def _json_body(request: Request) -> dict:
-    try:
-        body = json.loads(await request.body() or b"null")
-    except ValueError:
-        raise _bad("the body must be JSON") from None
+    body = parsed_body(request.scope)   # parsed and checked once, by the request guard
+    if body is None:                    # not JSON to the guard (another content type, no body, not JSON at all)
+        try:
+            body = json.loads(await request.body() or b"null")
+        except ValueError:
+            raise _bad("the body must be JSON") from None
     if not isinstance(body, dict):
         raise _bad("the body must be a JSON object")
     return body
@@ -225,7 +229,7 @@ async def origins_directions(request: Request):
     radius = _radius(body)
     opts = _body_options(body, ("TIME", "DISTANCE"), "TIME")
     _charge(request, "navi_origins_directions")
-    return json_response(await _many(sandbox_of(request).model("navi"), origins, destination, radius, opts, True))
+    return _many_answer(await _many(sandbox_of(request).model("navi"), origins, destination, radius, opts, True))
 
 
 async def destinations_directions(request: Request):
@@ -236,7 +240,7 @@ async def destinations_directions(request: Request):
     radius = _radius(body)
     opts = _body_options(body, ("TIME", "DISTANCE"), "TIME")
     _charge(request, "navi_destinations_directions")
-    return json_response(await _many(sandbox_of(request).model("navi"), destinations, origin, radius, opts, False))
+    return _many_answer(await _many(sandbox_of(request).model("navi"), destinations, origin, radius, opts, False))
 
 
 async def _many(model, sources, target, radius: int, opts, to_target: bool) -> dict:
@@ -245,6 +249,12 @@ async def _many(model, sources, target, radius: int, opts, to_target: bool) -> d
     if model.many_is_quick(opts, to_target=to_target):
         return model.many(sources, target, radius, opts, to_target=to_target)
     return await run_in_threadpool(model.many, sources, target, radius, opts, to_target=to_target)
+
+
+def _many_answer(answer: dict):
+    """A many-origin or many-destination answer, written by orjson: its numbers are the model's distances,
+    durations and the points the guard checked finite (``finite_json``: the bytes ``json.dumps`` writes)."""
+    return json_bytes_response(finite_json(answer))
 
 
 def _auth_first(request: Request):
