@@ -9,6 +9,7 @@ import json
 from pathlib import Path
 
 import httpx
+import orjson
 import pytest
 
 from tests.local.test_local import get
@@ -240,10 +241,13 @@ def test_transit_crosses_the_city_with_transfers(tk, a, b, lines):
 
 
 def test_places_index_is_the_one_copy_of_the_places_and_holds_the_landmarks_file():
-    """places_index.json.gz (read by the sandbox) is the only copy of the store registry: stores as counted by
-    the build summary, plus exactly the rows of landmarks.csv; columns of equal length, ids unique and sorted."""
+    """places_index.json.gz (read by the sandbox, with orjson: the values json.loads reads) is the only copy of
+    the store registry: stores as counted by the build summary, plus exactly the rows of landmarks.csv; columns of
+    equal length, ids unique and sorted."""
     assert not (DATA / "places.csv.gz").exists()
-    index = json.loads(gzip.decompress((DATA / "places_index.json.gz").read_bytes()))
+    text = gzip.decompress((DATA / "places_index.json.gz").read_bytes())
+    index = json.loads(text)
+    assert orjson.loads(text) == index   # the sandbox reads it with orjson
     summary = json.loads((DATA / "summary.json").read_text("utf-8"))
     landmarks = _rows("landmarks.csv")
     assert index["columns"] == list(landmarks[0])

