@@ -331,8 +331,11 @@ _LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
 # A bulk run's workers share the connections in pools of POOL_SIZE (worker k uses pool k // POOL_SIZE): httpcore
 # walks every connection of its pool, asking each socket whether it is still readable, for every request it
 # places, so one pool of 64 connections cost the client more CPU per request than the request itself (half of
-# the async geocode's time in its profile at 30 ms latency); pools of 8 keep that walk short.
-POOL_SIZE = 8
+# the async geocode's time in its profile at 30 ms latency). Pools of 2 keep that walk short: against pools of 8,
+# alternated runs at 30 ms latency and 64 in flight sent 358-417 -> 427-544 many-origin calls/s (client CPU
+# 2.2-2.6 -> 1.5-2.1 ms a call) and 522-586 -> 617-756 geocode requests/s (1.7-1.9 -> 1.3-1.6 ms); pools of 1
+# did no better, and each pool is one more httpx client to open and close (about 2 ms).
+POOL_SIZE = 2
 _POOL: contextvars.ContextVar[int | None] = contextvars.ContextVar("toolkit_pool", default=None)
 
 

@@ -52,7 +52,7 @@ from toolkit.local import BUSAN_RECT  # noqa: E402
 
 async def raw_rate(key: str, requests: list[dict], concurrency: int) -> float:
     """Requests per second of bare httpx with ``concurrency`` requests in flight (status checked, body unread),
-    its connections split into clients of 8 as the bulk helpers split theirs: one httpx client with 64
+    its connections split into clients of POOL_SIZE as the bulk helpers split theirs: one httpx client with 64
     connections spends more CPU walking its pool than sending (about 150 req/s here), a baseline too easy
     to beat."""
     import httpx
