@@ -5,10 +5,11 @@
 
 import time and JSON → frame and sync vs async calls (bench_core), the sandbox server under wrk against a
 minimal Starlette endpoint (bench_server), bulk work at 30 ms emulated latency against sequential loops and
-bare httpx (bench_bulk), geocoding a dask frame on a local cluster (bench_dask), routing cold vs cached and
-many-origin vs single calls (bench_routing), a fresh sandbox by reset vs a new server (bench_fresh), tile time
-cold vs cached over a pan of the city (bench_tiles), the request guard's cost (bench_guard), start-up to the
-first keyword answer in a new process (bench_startup). Every benchmark that
+bare httpx (bench_bulk), bulk work through connection pools of 8 against pools of 2 (bench_pools), geocoding a
+dask frame on a local cluster (bench_dask), routing cold vs cached and many-origin vs single calls
+(bench_routing), a fresh sandbox by reset vs a new server (bench_fresh), tile time cold vs cached over a pan of
+the city (bench_tiles), the request guard's cost (bench_guard), start-up to the first keyword answer in a new
+process (bench_startup). Every benchmark that
 loads the sandbox runs it in its own process (``toolkit sandbox --port 0``) and prints its ratios.
 """
 from __future__ import annotations
@@ -18,8 +19,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_dask.py", "bench_routing.py", "bench_fresh.py",
-           "bench_tiles.py", "bench_guard.py", "bench_startup.py"]
+BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_pools.py", "bench_dask.py", "bench_routing.py",
+           "bench_fresh.py", "bench_tiles.py", "bench_guard.py", "bench_startup.py"]
 
 
 def main(argv: list[str]) -> int:

@@ -31,6 +31,9 @@ def test_run_all_short_prints_every_ratio_next_to_its_goal():
     assert "dask result equals the single-machine result: True" in out.stdout
     assert "cached run: second run requests (sandbox count) 0" in out.stdout
     assert "cold/cached =" in out.stdout and "async gather vs sync loop" in out.stdout
+    pools = re.findall(r"^(navi\.matrix|geocode): request rate, pools of 2 vs pools of 8 \(no goal\) ([\d.]+)$",
+                       out.stdout, re.M)
+    assert [name for name, _ in pools] == ["navi.matrix", "geocode"] and all(float(v) > 0 for _, v in pools)
     # tiles: cold (drawn) and cached percentiles; a fresh sandbox by reset vs a new server; the guard's cost
     tiles = {name: re.search(rf"^{name}\s+([\d.]+)ms\s+([\d.]+)ms", out.stdout, re.M)
              for name in (r"cold \(drawn\)", "cached")}
