@@ -334,7 +334,8 @@ _LIMITS = httpx.Limits(max_connections=100, max_keepalive_connections=64)
 # the async geocode's time in its profile at 30 ms latency). Pools of 2 keep that walk short: against pools of 8,
 # alternated runs at 30 ms latency and 64 in flight sent 358-417 -> 427-544 many-origin calls/s (client CPU
 # 2.2-2.6 -> 1.5-2.1 ms a call) and 522-586 -> 617-756 geocode requests/s (1.7-1.9 -> 1.3-1.6 ms); pools of 1
-# did no better, and each pool is one more httpx client to open and close (about 2 ms).
+# did no better, and each pool is one more httpx client to open and close (about 2 ms). tests/bench/bench_pools.py
+# measures 8 against 2 side by side.
 POOL_SIZE = 2
 _POOL: contextvars.ContextVar[int | None] = contextvars.ContextVar("toolkit_pool", default=None)
 
