@@ -1,7 +1,7 @@
-"""Write docs/api.md: every endpoint of the service by area and section, with the toolkit call that wraps it.
+"""Write notebooks/reference/api.md: every endpoint of the service by area and section, with the toolkit call that wraps it.
 
-    python docs/build_reference.py          # rewrites docs/api.md
-    python docs/build_reference.py --check  # exits 1 when docs/api.md is out of date (the test suite runs this)
+    python docs/build_reference.py          # rewrites notebooks/reference/api.md
+    python docs/build_reference.py --check  # exits 1 when notebooks/reference/api.md is out of date (the test suite runs this)
 
 Sources: ``tests/data/spec_endpoints.json`` (the endpoint list with its section numbers) and the client's
 ``@endpoint`` registry (:data:`toolkit.area.WRAPPED`). Section numbers are the ones every docstring, notebook and
@@ -16,7 +16,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-OUT = ROOT / "docs" / "api.md"
+OUT = ROOT / "notebooks" / "reference" / "api.md"
 
 AREAS = {
     "identity": ("Identity: login, tokens, consent, OIDC, business authorization",

@@ -1,4 +1,4 @@
-"""The user-facing documents under docs/: the API reference is current, and every link between the documents,
+"""The user-facing documents (notebooks/reference/, docs/): the API reference is current, and every link between the documents,
 the README and the notebooks lands on a file or an anchor that exists."""
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
+REFERENCE = ROOT / "notebooks" / "reference"
 
 
 def test_api_reference_is_current():
@@ -19,7 +20,7 @@ def test_api_reference_is_current():
 
 
 def test_api_reference_lists_every_endpoint_with_a_toolkit_call():
-    text = (DOCS / "api.md").read_text("utf-8")
+    text = (REFERENCE / "api.md").read_text("utf-8")
     spec = json.loads((ROOT / "tests" / "data" / "spec_endpoints.json").read_text("utf-8"))
     for row in spec:
         line = next((ln for ln in text.splitlines() if f"`{row['method']} {row['host']}{row['path']}`" in ln), None)
@@ -45,7 +46,7 @@ def _links(text: str):
 
 def _sources():
     yield ROOT / "README.md", (ROOT / "README.md").read_text("utf-8")
-    for md in DOCS.glob("*.md"):
+    for md in [*DOCS.glob("*.md"), *REFERENCE.glob("*.md")]:
         yield md, md.read_text("utf-8")
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(nb.read_text("utf-8"))["cells"]

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from toolkit.navicodes import GUIDE_TYPES, GUIDE_TYPES_EN, TRAFFIC_STATES, TRAFFIC_STATES_EN
 
-CONCEPTS = Path(__file__).resolve().parents[2] / "docs" / "concepts.md"
+CONCEPTS = Path(__file__).resolve().parents[2] / "notebooks" / "reference" / "concepts.md"
 
 
 def _table(codes: dict) -> dict:
