@@ -26,7 +26,8 @@ __all__ = [
     "ToolkitError", "ParameterError", "ApiError", "QuotaExceeded", "InvalidTokenError", "InvalidArgumentError",
     "PermissionDeniedError", "NotFoundError", "OAuthError", "TokenRateLimited", "RedirectError",
     "WebhookValidationError", "TransportError", "RetryBudgetExceeded", "error_from_response", "redirect_error",
-    "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS",
+    "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS", "ToolkitWarning", "TruncatedWarning",
+    "OutsideSandboxCityWarning", "warn_truncated", "suggest", "closed_set_error",
 ]
 
 AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
@@ -62,6 +63,8 @@ HINTS: dict[str | int, str] = {
     "invalid_grant": "the code or refresh token is invalid or expired: log in again",
     "access_denied": "the user cancelled on the consent screen",
     "consent_required": "prompt=none was used for a user not linked to the app",
+    "invalid_scope": "a scope id is unknown or not a consent item of the app: check the spelling against "
+                     "tk.user.scopes() (e.g. 'profile', 'account_email', 'openid') and the app's consent items",
 }
 
 
@@ -82,7 +85,7 @@ def _auth_from_headers(headers: Mapping[str, str] | None) -> str | None:
     value = next((v for k, v in (headers or {}).items() if k.lower() == "www-authenticate"), "")
     if value.startswith("Bearer"):
         return "user_token"
-    if value.startswith("ServiceAK"):
+    if value.startswith("ServiceAK") or value.startswith("KakaoAK"):
         return "app_key"
     return None
 
@@ -257,6 +260,80 @@ class RetryBudgetExceeded(TransportError):
     """Retries stopped because the total time cap of the call was reached."""
 
 
+# ---------------------------------------------------------------------- warnings
+class ToolkitWarning(UserWarning):
+    """Base of the toolkit's warnings: the call worked, but its answer is not what it may look like."""
+
+
+class TruncatedWarning(ToolkitWarning):
+    """A helper returned fewer rows than the platform's total (a page limit or ``max_pages`` stopped it);
+    the frame's ``attrs["truncated"]`` holds ``returned``, ``total`` and ``hint``."""
+
+
+class OutsideSandboxCityWarning(ToolkitWarning):
+    """A call about a point outside the sandbox's city (the sandbox's world is one city; the real service
+    answers for its whole country): the (empty) answer is not a fact about that place."""
+
+
+def _user_stacklevel() -> int:
+    """The ``stacklevel`` of a warning that points at the first caller outside this package."""
+    import sys
+
+    inside = __file__.rsplit("/", 1)[0] + "/"     # the toolkit package's folder
+    frame, level = sys._getframe(2), 2
+    while frame is not None and frame.f_code.co_filename.startswith(inside):
+        frame, level = frame.f_back, level + 1
+    return level
+
+
+def warn_truncated(df, what: str, returned: int, total: int | None, hint: str, category=None):
+    """Record in ``df.attrs["truncated"]`` and warn (:class:`TruncatedWarning`) that ``what`` returned
+    ``returned`` of ``total`` rows (``total`` None: unknown, more exist); ``hint`` says what to do instead.
+    Returns ``df``.
+
+    >>> import pandas as pd, warnings
+    >>> with warnings.catch_warnings(record=True) as seen:
+    ...     warnings.simplefilter("always")
+    ...     df = warn_truncated(pd.DataFrame({"a": [1]}), "keyword_all", 1, 9, "use a sweep")
+    >>> df.attrs["truncated"], str(seen[0].message)
+    ({'returned': 1, 'total': 9, 'hint': 'use a sweep'}, 'keyword_all returned 1 of 9 rows: use a sweep')
+    """
+    import warnings
+
+    of = f"{returned} of {total} rows" if total is not None else f"{returned} rows and stopped before the end"
+    df.attrs["truncated"] = {"returned": int(returned), "total": None if total is None else int(total), "hint": hint}
+    warnings.warn(f"{what} returned {of}: {hint}", category or TruncatedWarning, stacklevel=_user_stacklevel())
+    return df
+
+
+def suggest(value, valid) -> str | None:
+    """The valid value nearest to ``value`` (case-insensitive, by :func:`difflib.get_close_matches`), or None.
+
+    >>> suggest("profle", ["profile", "account_email", "openid"])
+    'profile'
+    """
+    import difflib
+
+    valid = [str(v) for v in valid]
+    lowered = {v.lower(): v for v in valid}
+    found = difflib.get_close_matches(str(value).lower(), list(lowered), n=1, cutoff=0.6)
+    return lowered[found[0]] if found else None
+
+
+def closed_set_error(name: str, value, valid, what: str | None = None) -> "ParameterError":
+    """A :class:`ParameterError` for a value outside a closed set: names the value, the nearest valid one and
+    the valid ones.
+
+    >>> str(closed_set_error("scopes", "profle", ["profile", "openid"], "a scope id"))
+    "scopes='profle': 'profle' is not a scope id; did you mean 'profile'? Valid: profile, openid"
+    """
+    near = suggest(value, valid)
+    valid = [str(v) for v in valid]
+    shown = ", ".join(valid) if len(valid) <= 40 else ", ".join(valid[:40]) + f", … ({len(valid)} in all)"
+    mean = f"; did you mean {near!r}?" if near is not None else ";"
+    return ParameterError(name, f"{str(value)!r} is not {what or 'valid'}{mean} Valid: {shown}", value)
+
+
 def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
                         headers: Mapping[str, str] | None = None, auth: str | None = None) -> ToolkitError:
     """The exception for a non-2xx answer whose JSON body is ``body`` (a dict, or text when not JSON);
@@ -268,6 +345,16 @@ def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
             code = body.get("error_code")
             cls = TokenRateLimited if code == "KOE237" else OAuthError
             return cls(str(body["error"]), str(body.get("error_description", "")), code, status, endpoint)
+        if "errorType" in body and "code" not in body:
+            # another deployment's shape: {"errorType": "AccessDeniedError", "message": "cannot find appKey"}; a
+            # refused credential is the spec's -401 (same class and hint), anything else keeps its own words
+            kind, message = str(body.get("errorType", "")), str(body.get("message", ""))
+            refused = status == 401 or kind in ("AccessDeniedError", "UnauthorizedError")
+            if refused:
+                auth = auth or ("app_key" if "appkey" in message.lower().replace(" ", "") else None)
+                return InvalidTokenError(-401, f"{kind}: {message}", status, endpoint, body, headers, auth)
+            cls = NotFoundError if status == 404 else ApiError
+            return cls(None, f"{kind}: {message}", status, endpoint, body, headers, auth)
         if "code" in body and ("msg" in body or "message" in body):
             code = body["code"]
             try:

@@ -24,7 +24,7 @@ from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
 from .categories import CATEGORIES, category_code
 from .coords import lonlat, number
-from .errors import ParameterError
+from .errors import ParameterError, warn_truncated
 from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
@@ -123,6 +123,22 @@ def _area_params(x, y, radius, rect, sort, need_area: bool) -> dict:
     if sort == "distance" and x is None:
         raise ParameterError("sort", "'distance' needs x and y", sort)
     return {"x": x, "y": y, "radius": radius, "rect": rect, "sort": sort}
+
+
+def _truncation_hint(what: str, meta: dict, max_pages: int) -> str:
+    """What to do when a ``*_all`` search stopped before ``total_count``."""
+    if not meta.get("is_end", True):
+        return (f"the walk stopped at max_pages={max_pages}; pass a larger max_pages (at most {MAX_PAGES}) to read "
+                "further pages")
+    shown = meta.get("pageable_count")
+    cap = f"the platform shows at most {shown} documents of one search" if shown is not None else \
+        "the platform shows only part of one search's documents"
+    if what == "address_all":
+        return f"{cap}; make the query more precise (a district, a road name and number)"
+    sweep = ("or send narrower queries at once with tk.local.keyword_sweep([...], x=..., y=..., radius=...)"
+             if what == "keyword_all" else
+             "e.g. tk.local.category_sweep(code, centres, radius=...) over a grid of smaller circles")
+    return f"{cap}; search smaller areas (a smaller radius, or rect tiles) and combine them, {sweep}"
 
 
 # --------------------------------------------------------------------------- parsing
@@ -387,6 +403,21 @@ def _sweep_frame(job: Bulk, keys: list, label: str, cache):
     out.attrs["sweep"] = {"keys": len(keys), "queries": job.hits + len(job.todo), **job.stats(),
                           "stopped_by_quota": job.stopped, "errors": errors[:20]}
     _warn_quota_stop(job, "sweep", None, cache)
+    # each key's first page only: a key whose total is larger is cut short
+    short = [(key, len(a.get("documents") or []), int(a.get("total") or 0)) for key, a in
+             ((k, job.answers.get(k) or {}) for k in dict.fromkeys(keys))
+             if int(a.get("total") or 0) > len(a.get("documents") or [])]
+    if short:
+        returned, total = sum(r for _, r, _ in short), sum(t for _, _, t in short)
+        key, r, t = max(short, key=lambda item: item[2])
+        named = f"query {key!r}" if label == "query" else f"the centre ({key})"
+        fix = ("narrower queries, or a smaller radius" if label == "query" else
+               "a smaller radius with more centres (a denser grid)")
+        what = "keyword_sweep" if label == "query" else "category_sweep"
+        warn_truncated(out, what, returned, total,
+                       f"{len(short)} of {len(dict.fromkeys(keys))} {label == 'query' and 'queries' or 'centres'} "
+                       f"found more places than their first page holds (e.g. {named}: {r} of {t}); use {fix}")
+        out.attrs["truncated"]["keys"] = len(short)
     return out
 
 
@@ -466,9 +497,12 @@ class LocalArea(Area):
 
         >>> tk.local.address_all("중앙대로", max_pages=3)   # doctest: +SKIP
         """
-        return self._pages(lambda page: self._address_call(query, analyze_type, page, size), max_pages)
+        return self._pages(lambda page: self._address_call(query, analyze_type, page, size), max_pages,
+                           "address_all")
 
-    def _pages(self, make, max_pages: int):
+    def _pages(self, make, max_pages: int, what: str):
+        """Pages 1, 2, … of a search until ``is_end`` or ``max_pages``; fewer rows than the meta's
+        ``total_count`` warn (:class:`~toolkit.errors.TruncatedWarning`) and set ``attrs["truncated"]``."""
         _int("max_pages", max_pages, 1, MAX_PAGES)
         import pandas as pd
 
@@ -481,6 +515,9 @@ class LocalArea(Area):
         meta = dict(frames[-1].attrs["meta"], pages=len(frames))
         out = pd.concat(frames, ignore_index=True) if len(frames) > 1 else frames[0]
         out.attrs["meta"] = meta
+        total = int(meta.get("total_count") or 0)
+        if len(out) < total:
+            warn_truncated(out, what, len(out), total, _truncation_hint(what, meta, max_pages))
         return out
 
     # ------------------------------------------------------------------ 4.2–4.4 coordinates
@@ -571,7 +608,7 @@ class LocalArea(Area):
         >>> tk.local.keyword_all("약국", x=129.059, y=35.158, radius=1000, max_pages=3)   # doctest: +SKIP
         """
         return self._pages(lambda page: self._keyword_call(query, category_group_code, x, y, radius, rect, page,
-                                                           size, sort), max_pages)
+                                                           size, sort), max_pages, "keyword_all")
 
     @endpoint("GET", "local", "/v2/local/search/category.{FORMAT}")
     def category(self, category_group_code: str, *, x=None, y=None, radius=None, rect=None, page: int = 1,
@@ -603,7 +640,7 @@ class LocalArea(Area):
         >>> tk.local.category_all("CE7", x=129.059, y=35.158, radius=1000)   # doctest: +SKIP
         """
         return self._pages(lambda page: self._category_call(category_group_code, x, y, radius, rect, page, size,
-                                                            sort), max_pages)
+                                                            sort), max_pages, "category_all")
 
     # ------------------------------------------------------------------ 4.7 public transit
     @endpoint("GET", "local", "/v2/routing/publictraffic")

@@ -15,7 +15,7 @@ from typing import Iterable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from .area import Area, Call, endpoint
-from .errors import ParameterError
+from .errors import ParameterError, warn_truncated
 from .templates import validate
 
 __all__ = ["TalkArea", "MAX_FRIENDS_PAGE", "MAX_RECEIVERS", "failure_frame", "name_script", "SCRIPTS"]
@@ -188,7 +188,13 @@ class TalkArea(Area):
                 pages += 1
             meta = {"total_count": body.get("total_count"), "favorite_count": body.get("favorite_count"),
                     "pages": pages, "complete": not body.get("after_url")}
-            return _friends_frame(elements, meta)
+            df = _friends_frame(elements, meta)
+            if body.get("after_url"):
+                total = body.get("total_count")
+                warn_truncated(df, "all_friends", len(df), total if isinstance(total, int) else None,
+                               f"the walk stopped at max_pages={max_pages} (page_size={page_size}); pass a larger "
+                               "max_pages or page_size (at most 100) to read every friend")
+            return df
 
         return flow()
 

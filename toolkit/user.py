@@ -16,7 +16,7 @@ import json
 from typing import Any, Callable, Iterable, Mapping
 
 from .area import Area, Call, endpoint
-from .errors import ParameterError
+from .errors import ParameterError, warn_truncated
 from .http import Auth
 
 __all__ = ["UserArea", "SCOPE_COLUMNS", "TERM_COLUMNS", "ADDRESS_COLUMNS"]
@@ -263,26 +263,33 @@ class UserArea(Area):
             raise ParameterError("from_updated_at", "must be Unix seconds (a non-negative integer)", from_updated_at)
         if not isinstance(max_pages, int) or max_pages < 1:
             raise ParameterError("max_pages", "must be a positive integer", max_pages)
-        pages, cursor = [], from_updated_at
+        pages, cursor, more = [], from_updated_at, False
         for _ in range(max_pages if all_pages and address_id is None else 1):
             params = {"address_id": address_id, "from_updated_at": cursor, "page_size": page_size}
             body = yield from self._flow(target_id, lambda a: Call("GET", "api", "/v1/user/shipping_address", a,
                                                                    params=params, name="user.shipping_addresses"))
             pages.append(body)
             items = body.get("shipping_addresses") or []
+            more = False
             if len(items) < page_size:
                 break
             cursor = items[-1].get("updated_at")
             if not cursor:
                 break
+            more = True
         if raw:
             return pages if all_pages else pages[0]
         from .frames import frame
 
         records = [a for p in pages for a in (p.get("shipping_addresses") or [])]
-        return frame(records, columns=ADDRESS_COLUMNS, ints=["id"], bools=["is_default"], unix=["updated_at"],
-                     meta={"user_id": pages[0].get("user_id"), "pages": len(pages),
-                           "shipping_addresses_needs_agreement": pages[0].get("shipping_addresses_needs_agreement")})
+        df = frame(records, columns=ADDRESS_COLUMNS, ints=["id"], bools=["is_default"], unix=["updated_at"],
+                   meta={"user_id": pages[0].get("user_id"), "pages": len(pages),
+                         "shipping_addresses_needs_agreement": pages[0].get("shipping_addresses_needs_agreement")})
+        if all_pages and more:   # the last page was full: the walk stopped at max_pages, not at the end
+            warn_truncated(df, "shipping_addresses", len(df), None,
+                           f"the walk stopped at max_pages={max_pages} (page_size={page_size}); pass a larger "
+                           "max_pages or page_size")
+        return df
 
     # ------------------------------------------------------------------ reporting
     @endpoint
