@@ -6,6 +6,7 @@ import pytest
 
 from toolkit.frames import STATUS_ORDER
 from toolkit.reports import export_frames, status_availability, status_incidents, status_paragraph, status_weekly
+import toolkit.data
 
 
 def history() -> pd.DataFrame:
@@ -143,7 +144,7 @@ def test_replayed_consent_history_gives_a_report_over_many_users_and_no_webhooks
     import json
     from pathlib import Path
 
-    history = json.loads((Path(__file__).resolve().parents[1] / "datasets" / "users" / "consent_history.json")
+    history = json.loads((toolkit.data.root() / "users" / "consent_history.json")
                          .read_text("utf-8"))["events"]
     fresh_tk.sandbox.freeze()
     with fresh_tk.events.inbox() as inbox:

@@ -1,11 +1,12 @@
-"""The sample customer list of the geocoding lesson (datasets/samples/customers_busan.csv) has the shape and the
+"""The sample customer list of the geocoding lesson (toolkit/data/samples/customers_busan.csv) has the shape and the
 messy rows datasets/README.md describes."""
 from __future__ import annotations
 
 import csv
 from pathlib import Path
+import toolkit.data
 
-SAMPLE = Path(__file__).resolve().parents[1] / "datasets" / "samples" / "customers_busan.csv"
+SAMPLE = toolkit.data.root() / "samples" / "customers_busan.csv"
 
 
 def _rows() -> list[dict]:

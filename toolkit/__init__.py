@@ -19,7 +19,8 @@ __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "CATEG
 # submodules reachable as attributes (``toolkit.events.inbox(tk)``), imported on first use
 _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
-               "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages")
+               "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages",
+               "samples", "data", "walkthroughs")
 
 
 def __getattr__(name: str):

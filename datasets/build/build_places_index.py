@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``datasets/local/places_index.json.gz``: every place of the sandbox (the store registry and the landmarks), as
+"""``toolkit/data/local/places_index.json.gz``: every place of the sandbox (the store registry and the landmarks), as
 columns (one JSON list per column, rows in id order). It is the only copy of the store registry in the
 repository: the sandbox reads it about three times faster than a CSV file, so the first place search after
 ``toolkit.connect()`` answers sooner.
@@ -24,7 +24,7 @@ import json
 import re
 from pathlib import Path
 
-LOCAL = Path(__file__).resolve().parents[1] / "local"
+LOCAL = Path(__file__).resolve().parents[2] / "toolkit" / "data" / "local"
 INDEX = LOCAL / "places_index.json.gz"
 LANDMARK_ID = re.compile(r"^B\d{10}$")          # ids of build_landmarks.py; store ids are SEMAS "MA…" ids
 

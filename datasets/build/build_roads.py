@@ -1,9 +1,9 @@
-"""Derive the sandbox road graph (``datasets/navi/roads.json.gz``) from the real Busan addresses.
+"""Derive the sandbox road graph (``toolkit/data/navi/roads.json.gz``) from the real Busan addresses.
 
 No road network ships in any registry package, so the graph is *derived*; see the "Road graph" section of
 ``datasets/README.md`` for what is real and what is not. Steps:
 
-1. Read ``datasets/local/addresses.csv.gz`` (real road-name addresses: road name, main building number,
+1. Read ``toolkit/data/local/addresses.csv.gz`` (real road-name addresses: road name, main building number,
    WGS84 x/y). Korean road-name addresses number buildings by distance along the road (basic interval
    10 m per number, odd left / even right), so ordering one road's addresses by building number traces it.
 2. Per road name: average the points of each 40 m band of building numbers (number // 4), which merges the
@@ -46,8 +46,8 @@ import pandas as pd
 from shapely import STRtree, points
 
 ROOT = Path(__file__).resolve().parents[2]
-SRC = ROOT / "datasets" / "local" / "addresses.csv.gz"
-OUT = ROOT / "datasets" / "navi" / "roads.json.gz"
+SRC = ROOT / "toolkit" / "data" / "local" / "addresses.csv.gz"
+OUT = ROOT / "toolkit" / "data" / "navi" / "roads.json.gz"
 
 LAT0 = 35.14
 MX = 111_320.0 * math.cos(math.radians(LAT0))   # metres per degree of longitude (local equirectangular)
@@ -283,7 +283,7 @@ def build() -> dict:
     cols = ["u", "v", "road", "len", "oneway", "toll", "motorway", "school", "event"]
     return {
         "format": "toolkit-navi-roads/1",
-        "source": "derived from datasets/local/addresses.csv.gz by datasets/build/build_roads.py",
+        "source": "derived from toolkit/data/local/addresses.csv.gz by datasets/build/build_roads.py",
         "speeds_kmh": dict(SPEEDS, motorway=70, schoolzone=30),
         "roads": roads,
         "nodes": [[round(x, 6), round(y, 6)] for x, y in nodes],

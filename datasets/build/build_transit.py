@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Build the station table of the sandbox's public-transit router (datasets/local/transit_stations.csv).
+"""Build the station table of the sandbox's public-transit router (toolkit/data/local/transit_stations.csv).
 
 Line order: public knowledge of the network (the ``LINES`` table of ``build_landmarks.py``): Busan Metro lines
 1–4 and the 부산김해경전철 light rail (its stations inside Busan, 사상 … 불암). The 동해선 is a national-rail urban
 line with its own fares: left out.
 
-    python datasets/build/build_transit.py [--landmarks datasets/local/landmarks.csv] [--out ...]
+    python datasets/build/build_transit.py [--landmarks toolkit/data/local/landmarks.csv] [--out ...]
 
 Every station of those lines is listed in order. Its point comes from the first of these that has one
 (``point_source``):
@@ -36,7 +36,7 @@ import statistics
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2] / "toolkit" / "data"   # the package data the sandbox reads
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from build_landmarks import LINES, write_csv  # noqa: E402  (the one table of station order)
 from build_places_index import LANDMARK_ID, read_index  # noqa: E402

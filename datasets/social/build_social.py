@@ -13,8 +13,9 @@ import random
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-USERS = json.loads((HERE.parent / "users" / "demo_users.json").read_text("utf-8"))
+DATA = Path(__file__).resolve().parents[2] / "toolkit" / "data"   # the package data the sandbox reads
+HERE = DATA / "social"
+USERS = json.loads((DATA / "users" / "demo_users.json").read_text("utf-8"))
 rng = random.Random(20261120)
 
 # Nicknames in every script class of the sort order: Korean, special characters, numbers, English, Japanese, emoji.

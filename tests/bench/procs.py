@@ -21,6 +21,8 @@ import urllib.request
 from pathlib import Path
 from types import SimpleNamespace
 
+import toolkit.data
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -97,7 +99,7 @@ def requests_seen(sb, api: str) -> int:
 def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
     """``n`` real addresses of the sandbox's data set (land-lot and road forms alternating), ``n * (1 -
     dup_share)`` of them distinct (as geocode counts them: whitespace-normalised), the rest repeats, shuffled."""
-    raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
+    raw = gzip.decompress((toolkit.data.root() / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
     rows = list(csv.DictReader(io.StringIO(raw)))
     rng = random.Random(seed)
     distinct = max(1, int(round(n * (1 - dup_share))))
@@ -117,7 +119,7 @@ def addresses(n: int, dup_share: float = 0.0, seed: int = 7) -> list[str]:
 
 def points(n: int, seed: int = 7) -> list[tuple[float, float]]:
     """``n`` points of the sandbox's address data set (x, y in WGS84)."""
-    raw = gzip.decompress((ROOT / "datasets" / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
+    raw = gzip.decompress((toolkit.data.root() / "local" / "addresses.csv.gz").read_bytes()).decode("utf-8")
     rows = list(csv.DictReader(io.StringIO(raw)))
     rng = random.Random(seed)
     return [(float(r["x"]), float(r["y"])) for r in rng.sample(rows, n)]
@@ -158,6 +160,6 @@ def median_and_error(values: list[float]) -> tuple[float, float]:
 
 def place_names(n: int, seed: int = 7) -> list[str]:
     """``n`` distinct place names of the sandbox's data set (keyword queries that find something)."""
-    index = json.loads(gzip.decompress((ROOT / "datasets" / "local" / "places_index.json.gz").read_bytes()))
+    index = json.loads(gzip.decompress((toolkit.data.root() / "local" / "places_index.json.gz").read_bytes()))
     names = sorted(set(index["data"][index["columns"].index("place_name")]))
     return random.Random(seed).sample(names, n)

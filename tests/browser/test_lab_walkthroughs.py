@@ -41,7 +41,6 @@ def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("lab")
     notebooks = work / "notebooks"
     shutil.copytree(REPO / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    (work / "datasets").symlink_to(REPO / "datasets", target_is_directory=True)   # read as ../datasets
     # test-only user settings: render every cell (no windowing) so outputs can be checked in the DOM
     user_settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
     user_settings.mkdir(parents=True)

@@ -14,8 +14,9 @@ import pytest
 
 from tests.local.test_local import get
 from toolkit.local import BUSAN_RECT
+import toolkit.data
 
-DATA = Path(__file__).resolve().parents[2] / "datasets" / "local"
+DATA = toolkit.data.root() / "local"
 DISTRICTS = {"중구", "서구", "동구", "영도구", "부산진구", "동래구", "남구", "북구", "해운대구", "사하구", "금정구",
              "강서구", "연제구", "수영구", "사상구", "기장군"}
 GROUPS = ["MT1", "CS2", "PS3", "SC4", "AC5", "PK6", "OL7", "SW8", "BK9", "CT1", "AG2", "PO3", "AT4", "AD5", "FD6",

@@ -12,6 +12,7 @@ import pytest
 from PIL import Image
 
 from toolkit.sandbox.tiles.render import LAND, SEA, TileRenderer
+import toolkit.data
 
 
 def tile_of(lon, lat, z):
@@ -70,7 +71,7 @@ def test_tiles_are_cached(sandbox_server):
 def test_the_renderer_reads_whatever_districts_the_datasets_hold(tmp_path):
     """Datasets with only 해운대구 (its dongs and the roads near it): its name is a label, another district's is
     not, and a tile over it has roads."""
-    data = Path(__file__).resolve().parents[2] / "datasets"
+    data = toolkit.data.root()
     src = json.loads((data / "local" / "regions_b.geojson").read_text("utf-8"))
     keep = [f for f in src["features"] if f["properties"]["name"] == "해운대구"
             or (f["properties"]["level"] == "emd" and f["properties"]["region_2depth_name"] == "해운대구")]

@@ -12,6 +12,7 @@ import pytest
 
 from toolkit.errors import ParameterError
 from toolkit.navi import Directions
+import toolkit.data
 
 NAMPO = (129.0325, 35.1000, "남포동")
 SEOMYEON = (129.0600, 35.1570, "서면")
@@ -31,7 +32,7 @@ def pt(p):
     return f"{p[0]},{p[1]}"
 
 
-ADDRESSES = pd.read_csv(Path(__file__).resolve().parents[2] / "datasets/local/addresses.csv.gz", usecols=["x", "y"])
+ADDRESSES = pd.read_csv(toolkit.data.root() / "local" / "addresses.csv.gz", usecols=["x", "y"])
 
 
 def city_points(seed: int, n: int):
@@ -375,7 +376,7 @@ def test_road_event_and_many_no_road_codes(tk):
 
     from toolkit.sandbox.navi.graph import road_graph
 
-    g = road_graph(Path(__file__).resolve().parents[2] / "datasets")
+    g = road_graph(toolkit.data.root())
     node = next(int(n) for n in g.snap_ids if g.all_events_at(int(n)))
     ev = (float(g.lon[node]), float(g.lat[node]))
     assert g.snap(*ev)[0] == node and np.isfinite(g.lon[node])
@@ -404,7 +405,7 @@ def test_no_route_and_many_origin_event_codes(tk):
     from toolkit.sandbox.navi.graph import road_graph
     from toolkit.sandbox.navi.models import MSG
 
-    g = road_graph(Path(__file__).resolve().parents[2] / "datasets")
+    g = road_graph(toolkit.data.root())
     target, _ = g.snap(SEOMYEON[0], SEOMYEON[1])
     ones = np.ones(len(g.elen))
     free = dijkstra(g.matrix(g.arc_weights(ones)).T.tocsr(), directed=True, indices=target)

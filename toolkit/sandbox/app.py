@@ -8,7 +8,6 @@ and ``routes.py`` (``routes(sandbox) -> {host: [Route, ...]}``).
 from __future__ import annotations
 
 import importlib
-import os
 import random
 from pathlib import Path
 
@@ -32,8 +31,11 @@ HOSTS = ("auth", "api", "local", "navi", "status")
 
 
 def datasets_dir() -> Path:
-    env = os.environ.get("TOOLKIT_DATASETS")
-    return Path(env) if env else Path(__file__).resolve().parents[2] / "datasets"
+    """The data folder of the world (shipped inside the package; ``TOOLKIT_DATASETS`` overrides it, see
+    :mod:`toolkit.data`)."""
+    from ..data import root
+
+    return root()
 
 
 class Sandbox:

@@ -4,7 +4,7 @@ The demo app (``app_id`` 100001) has the four key kinds of the spec — native a
 JavaScript key, admin key (the primary admin key) — plus a client secret, redirect URIs and webhook URLs.
 Keys are derived from the sandbox seed, so a sandbox with the same seed has the same keys.
 
-Demo users are fictional (``datasets/users/demo_users.json``).
+Demo users are fictional (``toolkit/data/users/demo_users.json``).
 
 Several apps: the control API ``POST /sandbox/apps`` creates another app (``app_id`` 100002, 100003, ...) with
 the same four key kinds, a client secret, the demo app's redirect URIs, and optionally its channels; users

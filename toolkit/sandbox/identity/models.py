@@ -42,7 +42,7 @@ import json
 import secrets
 import threading
 
-from ..web import api_error
+from ..web import api_error, app_key_of
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS links (
@@ -185,7 +185,7 @@ class Model:
         return [{**dict(r), "detail": json.loads(r["detail"])} for r in rows]
 
     def replay_history(self, app_id: str, rows: list[dict]) -> dict:
-        """Apply a consent history (``datasets/users/consent_history.json``: rows ``{user_id, at, type, scopes}``
+        """Apply a consent history (``toolkit/data/users/consent_history.json``: rows ``{user_id, at, type, scopes}``
         with ``type`` ``linked``, ``scope_consent`` or ``scope_withdraw``, oldest first) as if it had happened
         at its times: links, consents and consent-event rows with the recorded ``at``. Done once per store (a
         second call answers the same summary); refused when a row lies after the sandbox clock or a user of the
@@ -572,8 +572,8 @@ class Model:
         linked to the app answers HTTP 400 code -101.
         """
         header = request.headers.get("authorization", "")
-        if header.startswith("ServiceAK "):
-            found = self.sandbox.apps.find_key(header[len("ServiceAK "):].strip())
+        if app_key_of(header) is not None:
+            found = self.sandbox.apps.find_key(app_key_of(header))
             if found is None or found[1] != "admin":
                 raise api_error(401, -401, "invalid admin key", {"WWW-Authenticate": "ServiceAK"})
             app = found[0]

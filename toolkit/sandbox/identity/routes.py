@@ -48,7 +48,7 @@ Body: ``{"user_id": 4100000001, "scopes": ["profile", "friends"]}`` (``email`` m
 ``auto_link``), ``POST /sandbox/keys/rotate``, ``POST /sandbox/unlink`` (``user_id``, ``reason``: the user
 disconnects from outside), ``GET /sandbox/identity/events?since=N`` (the consent-event log),
 ``GET /sandbox/identity/users`` (demo users' ids, e-mails, nicknames; never passwords),
-``POST /sandbox/identity/consent-history`` (replays ``datasets/users/consent_history.json`` once: nine demo users
+``POST /sandbox/identity/consent-history`` (replays ``toolkit/data/users/consent_history.json`` once: nine demo users
 linked with varied consents over the week before the sandbox's start, no webhooks for that past).
 """
 from __future__ import annotations
@@ -64,7 +64,8 @@ from starlette.routing import Route
 from .. import pages
 from ..pages.auth import (CLIENT_KEY_KINDS, ClientCheck, account_sessions, check_token_client, redirect_to,
                           set_session_cookie, split_list, submit_login)
-from ..web import Params, api_error, ascii_int, json_response, oauth_error, read_fields, read_json, sandbox_of
+from ..web import (Params, api_error, app_key_of, ascii_int, json_response, oauth_error, read_fields, read_json,
+                   sandbox_of)
 from .models import FIRST_LOGIN_SCOPES, SCOPES, s256
 
 
@@ -546,7 +547,8 @@ async def shipping_address(request: Request):
 async def user_ids(request: Request):
     sb = sandbox_of(request)
     header = request.headers.get("authorization", "")
-    found = sb.apps.find_key(header[len("ServiceAK "):].strip()) if header.startswith("ServiceAK ") else None
+    key = app_key_of(header)
+    found = sb.apps.find_key(key) if key else None
     if found is None or found[1] != "admin":
         raise api_error(401, -401, "this API needs Authorization: ServiceAK <admin key>",
                         {"WWW-Authenticate": "ServiceAK"})

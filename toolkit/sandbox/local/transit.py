@@ -16,12 +16,12 @@ behaviour consistent with the directions resources of §2 and the parameters of 
   the ones of the legs (detour factor applied, see below).
 * Anything else broken (missing point, bad number, bound) is HTTP 400 ``{"code": -2, "msg": ...}``; a missing
   or wrong key is HTTP 401 ``{"code": -401}``, checked before the parameters.
-* No quota: the API catalogue (``datasets/status/catalog.json``) has no API id for this endpoint, so no daily
+* No quota: the API catalogue (``toolkit/data/status/catalog.json``) has no API id for this endpoint, so no daily
   limit can be set for it and none is charged. Requests are logged in the local request log (control API
   ``/sandbox/local/requests``) under the sandbox-only id ``local_routing_publictraffic``.
 
 **Network**: Busan Metro lines 1–4 and the 부산김해경전철 light rail, every station in order, from
-``datasets/local/transit_stations.csv`` (built by ``datasets/build/build_transit.py``: real address points of
+``toolkit/data/local/transit_stations.csv`` (built by ``datasets/build/build_transit.py``: real address points of
 the station buildings, the same point for a transfer station on both lines, else an estimate from businesses
 named after the station (``point_source`` in the file); a station with no point keeps its place in the line
 order: trains pass it and it counts as a stop, but nobody boards, alights or changes there). No buses.

@@ -1,4 +1,4 @@
-"""The sandbox road graph (``datasets/navi/roads.json.gz``, derived by ``datasets/build/build_roads.py``) and
+"""The sandbox road graph (``toolkit/data/navi/roads.json.gz``, derived by ``datasets/build/build_roads.py``) and
 its traffic model.
 
 The graph is loaded once per process, lazily, on the first routing request (``road_graph()``), and shared by

@@ -2,7 +2,7 @@
 
 Choices where the spec is silent, written down here:
 
-* The demo app has three linked channels (``datasets/social/channels.json``); relations of demo users are
+* The demo app has three linked channels (``toolkit/data/social/channels.json``); relations of demo users are
   seeded there. A pair without a row is ``NONE`` (no dates); ``ADDED`` carries ``created_at`` and
   ``updated_at``, ``BLOCKED`` only ``updated_at``. The control API ``POST /sandbox/social/channels/relation``
   ``{"user_id", "channel_public_id", "relation": "ADDED"|"BLOCKED"|"NONE"}`` changes a relation

@@ -1,7 +1,7 @@
 """Social area state: story feed, messenger and channels (social §2–§5, §7–§8; webhooks §6 live elsewhere).
 
 The rules and the choices where the spec is silent are written in the docstrings of :mod:`.story`,
-:mod:`.talk`, :mod:`.channel` and :mod:`.pages`. Seed data: ``datasets/social/`` (fictional, deterministic).
+:mod:`.talk`, :mod:`.channel` and :mod:`.pages`. Seed data: ``toolkit/data/social/`` (fictional, deterministic).
 """
 from __future__ import annotations
 

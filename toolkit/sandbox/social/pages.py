@@ -2,7 +2,7 @@
 
 Sandbox choice: ``GET {api_url}/v1/api/story/linkinfo?url=`` (Bearer, story users) returns the object with the
 members the spec names (``url``, ``requested_url``, ``host``, ``title``, ``image`` array, ``description``,
-``section``, ``type``). It knows the seeded pages (``datasets/social/pages.json``) both under their own URL
+``section``, ``type``). It knows the seeded pages (``toolkit/data/social/pages.json``) both under their own URL
 and as served by the sandbox at ``/sandbox/social/pages/<slug>`` (HTML with Open Graph tags); any other page
 on a loopback host is fetched and its Open Graph tags read. Other URLs cannot be reached from the sandbox and
 answer HTTP 400 code -2. ``url`` is the page's canonical URL (``og:url``), ``requested_url`` the URL asked for.

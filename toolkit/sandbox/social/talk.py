@@ -2,7 +2,7 @@
 
 Choices where the spec is silent, written down here:
 
-* People are the demo users plus seeded messenger contacts (``datasets/social/contacts.json``, ids 42000000xx),
+* People are the demo users plus seeded messenger contacts (``toolkit/data/social/contacts.json``, ids 42000000xx),
   all users of the same service. A friend's ``uuid`` is derived per app from the seed and the user id.
 * Consent: friends list needs ``friends``; memo and friend messages need ``talk_message``; missing consent
   answers HTTP 403 code -402 (the real platform's insufficient-scope error). A non-messenger account answers
@@ -24,7 +24,7 @@ Choices where the spec is silent, written down here:
   answers 200 with ``successful_receiver_uuids`` and ``failure_info`` grouped by code.
 * Templates: ``template_object`` is validated (object types feed, list, location, commerce, text, calendar;
   lower case; required members of the real platform's templates), errors answer -2. Custom templates are
-  seeded (``datasets/social/templates.json``); an unknown ``template_id`` answers -2. ``template_args`` is a
+  seeded (``toolkit/data/social/templates.json``); an unknown ``template_id`` answers -2. ``template_args`` is a
   JSON object; unknown placeholders stay literal ``${KEY}``. Scrap: ``request_url``'s origin must be one of
   the app's web domains (-2 otherwise); the scrape results fill ``${SCRAP_TITLE}``, ``${SCRAP_DESCRIPTION}``,
   ``${SCRAP_IMAGE}``, ``${SCRAP_URL}`` and ``template_args`` cannot overwrite them.

@@ -15,7 +15,7 @@ Choices where the spec is silent, written down here:
 * With ``api`` given, products are narrowed to those owning a named API and their status covers only the
   named APIs. Unknown product ids go to ``warning.invalidProduct``; unknown API ids, or APIs outside the
   named products, go to ``warning.invalidUri`` (HTTP 200 either way, as the spec says).
-* The seeded incidents (``datasets/status/incidents.json``) are placed relative to the sandbox's day at
+* The seeded incidents (``toolkit/data/status/incidents.json``) are placed relative to the sandbox's day at
   seeding, so a sandbox always has 40+ days of history behind it.
 """
 from __future__ import annotations

@@ -1,0 +1,53 @@
+"""Sample files the walkthroughs read, shipped inside the package, so a notebook finds them wherever it is opened
+(a checkout, a folder made by ``toolkit walkthroughs DIR``, a JupyterHub server) without ``../`` paths.
+
+>>> import toolkit.samples
+>>> toolkit.samples.path("customers_busan.csv").name
+'customers_busan.csv'
+>>> sorted(toolkit.samples.SAMPLES)
+['addresses.csv.gz', 'customers_busan.csv']
+
+``datasets/README.md`` in the repository says where each file comes from and under which licence.
+"""
+from __future__ import annotations
+
+import difflib
+from pathlib import Path
+
+__all__ = ["SAMPLES", "path", "describe"]
+
+SAMPLES = {
+    "customers_busan.csv": ("samples/customers_busan.csv",
+                            "a messy customer list of real Busan addresses (made-up customers) for lesson 04b"),
+    "addresses.csv.gz": ("local/addresses.csv.gz",
+                         "the sandbox city's address points (public address data of Busan): x, y and the addresses"),
+}
+"""Sample name → (file under :func:`toolkit.data.root`, what it holds)."""
+
+
+def path(name: str) -> Path:
+    """The path of the sample file ``name`` (one of :data:`SAMPLES`), ready for ``pandas.read_csv``.
+
+    >>> import pandas as pd, toolkit.samples
+    >>> pd.read_csv(toolkit.samples.path("customers_busan.csv"), dtype=str).shape[1] > 3
+    True
+    """
+    from .data import root
+
+    if name not in SAMPLES:
+        from .errors import ParameterError
+
+        near = difflib.get_close_matches(str(name), list(SAMPLES), n=1)
+        hint = f"did you mean {near[0]!r}? " if near else ""
+        raise ParameterError("name", f"not a sample file of toolkit; {hint}the samples are: "
+                             + ", ".join(sorted(SAMPLES)), name)
+    return root() / SAMPLES[name][0]
+
+
+def describe() -> dict[str, str]:
+    """Each sample's name and what it holds.
+
+    >>> "customers_busan.csv" in describe()
+    True
+    """
+    return {name: what for name, (_, what) in SAMPLES.items()}
