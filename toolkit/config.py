@@ -16,6 +16,7 @@ Configuration comes from arguments or from ``TOOLKIT_*`` environment variables:
 ``TOOLKIT_CLIENT_SECRET``   client secret of the REST API key
 ``TOOLKIT_APP_ID``          app id (optional)
 ``TOOLKIT_REDIRECT_URI``    redirect URI registered for the key (optional)
+``TOOLKIT_APP_KEY_SCHEME``  the word sent before app keys (optional; default ``ServiceAK``, as the spec says)
 ==========================  ===========================================
 
 >>> Hosts.on_one_port("http://127.0.0.1:8000").local
@@ -24,15 +25,20 @@ Configuration comes from arguments or from ``TOOLKIT_*`` environment variables:
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field, fields, replace
 from typing import Mapping
 
 from .errors import ConfigurationError
 from .secrets import Secret
 
-__all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES"]
+__all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES", "APP_KEY_SCHEME"]
 
 HOST_NAMES = ("auth", "api", "local", "navi", "status")
+
+APP_KEY_SCHEME = "ServiceAK"
+"""The spec's word before an app key: ``Authorization: ServiceAK <key>``."""
+_SCHEME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9._~+-]{0,63}")
 
 
 @dataclass(frozen=True)
@@ -76,10 +82,20 @@ class Credentials:
     client_secret: Secret | None = None
     app_id: str | None = None
     redirect_uri: str | None = None
+    app_key_scheme: str = APP_KEY_SCHEME
+    """The word sent before every app key (REST, admin and the others): ``Authorization: <word> <key>``. The
+    spec's word is ``ServiceAK``; a deployment that expects another (e.g. ``KakaoAK``) is reached with
+    ``connect(app_key_scheme="KakaoAK")`` or ``TOOLKIT_APP_KEY_SCHEME``. The sandbox accepts both."""
     extra: Mapping[str, object] = field(default_factory=dict, repr=False)
     """Other settings of the app (e.g. the sandbox demo app's); values of keys and secrets are wrapped."""
 
     def __post_init__(self):
+        scheme = APP_KEY_SCHEME if self.app_key_scheme in (None, "") else self.app_key_scheme
+        if not isinstance(scheme, str) or not _SCHEME_WORD.fullmatch(scheme):
+            raise ConfigurationError(f"app_key_scheme={scheme!r} is not a word an Authorization header can carry "
+                                     "(letters, digits and -._~+; e.g. 'ServiceAK' or 'KakaoAK'): check "
+                                     "app_key_scheme= of connect() or TOOLKIT_APP_KEY_SCHEME")
+        object.__setattr__(self, "app_key_scheme", scheme)
         for name in ("rest_api_key", "admin_key", "client_secret"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, Secret):
@@ -130,5 +146,6 @@ class Config:
             client_secret=env.get("TOOLKIT_CLIENT_SECRET") or None,
             app_id=env.get("TOOLKIT_APP_ID") or None,
             redirect_uri=env.get("TOOLKIT_REDIRECT_URI") or None,
+            app_key_scheme=env.get("TOOLKIT_APP_KEY_SCHEME") or APP_KEY_SCHEME,
         )
         return replace(cls(hosts=Hosts(**urls), credentials=creds), **overrides)

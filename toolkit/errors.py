@@ -45,7 +45,9 @@ HINTS: dict[str | int, str] = {
     (-401, "user_token"): "the user's access token is missing, expired or revoked: log in again (tk.login(...)) "
                           "or refresh it (tk.oauth.refresh())",
     (-401, "app_key"): "the app key (REST API key) was refused: check rest_api_key= of connect() or "
-                       "TOOLKIT_REST_API_KEY (the REST API key of this app, not another key kind); no login helps",
+                       "TOOLKIT_REST_API_KEY (the REST API key of this app, not another key kind), and the word "
+                       "sent before it (app_key_scheme= / TOOLKIT_APP_KEY_SCHEME: ServiceAK, or e.g. KakaoAK where "
+                       "the service expects it); no login helps",
     (-401, "admin_key"): "the admin key was refused: check admin_key= of connect() or TOOLKIT_ADMIN_KEY (the "
                          "admin key of this app); no login helps",
     -402: "the user has not consented to the scope this call needs: ask for additional consent "

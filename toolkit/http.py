@@ -128,12 +128,16 @@ class ServiceAK(Auth):
     key: Secret
     kind: str = "app_key"
     """``app_key`` (the REST API key) or ``admin_key``."""
+    scheme: str = "ServiceAK"
+    """The word before the key (``connect(app_key_scheme=...)``, ``TOOLKIT_APP_KEY_SCHEME``); the spec's is
+    ``ServiceAK``."""
 
     def headers(self):
-        return {"Authorization": f"ServiceAK {reveal(self.key)}"}
+        return {"Authorization": f"{self.scheme} {reveal(self.key)}"}
 
     def __repr__(self):
-        return f"ServiceAK({Secret(self.key)!r})"
+        word = "" if self.scheme == "ServiceAK" else f", scheme={self.scheme!r}"
+        return f"ServiceAK({Secret(self.key)!r}{word})"
 
 
 @dataclass(frozen=True, repr=False)
@@ -142,6 +146,8 @@ class AdminFor(Auth):
 
     admin_key: Secret
     target_id: int
+    scheme: str = "ServiceAK"
+    """The word before the admin key (see :class:`ServiceAK`)."""
     kind = "admin_key"
 
     def __post_init__(self):
@@ -151,7 +157,7 @@ class AdminFor(Auth):
             raise ParameterError("target_id", "must be a service user id (a whole number)", self.target_id) from None
 
     def headers(self):
-        return {"Authorization": f"ServiceAK {reveal(self.admin_key)}"}
+        return {"Authorization": f"{self.scheme} {reveal(self.admin_key)}"}
 
     def fields(self):
         return {"target_id_type": "user_id", "target_id": str(self.target_id)}
@@ -431,6 +437,7 @@ class RequestCore:
         self.last_response: httpx.Response | None = None
         self.attempts_log: list[tuple[str, int | str]] = []
         self.headers: dict[str, str] = {}   # sent with every call (e.g. the sandbox latency of connect(latency=))
+        self.owned_headers: dict[str, str] = {}   # also set on the httpx clients it owns (a class sandbox's world)
         # observer(status or error name, seconds, Retry-After or None) after every attempt (bulk runs adapt on it)
         self.observer = None
         # where the last adaptive bulk run against each server (scheme://host:port) ended: (limit, monotonic time)
@@ -662,6 +669,7 @@ class RequestCore:
     def own(self, client: httpx.Client) -> httpx.Client:
         """Close ``client`` (another sync httpx client of the same toolkit client) with this core's connections."""
         self._conns.owned.append(client)
+        client.headers.update(self.owned_headers)
         return client
 
     def close(self):

@@ -277,10 +277,25 @@ def require_app_key(request: Request, kinds: Iterable[str] = ("rest_api",)):
     return app_key(sandbox_of(request), request.headers.get("authorization", ""), kinds)
 
 
+APP_KEY_WORDS = ("ServiceAK", "KakaoAK")
+"""The words accepted before an app key: the spec's ``ServiceAK``, and ``KakaoAK``, which deployments of this API
+(and clients written for them, ``connect(app_key_scheme="KakaoAK")``) send."""
+
+
+def app_key_of(header: str) -> str | None:
+    """The key of an ``Authorization: <word> <key>`` header whose word is one of :data:`APP_KEY_WORDS`, else None.
+
+    >>> app_key_of("KakaoAK abc"), app_key_of("Bearer abc")
+    ('abc', None)
+    """
+    scheme, _, key = (header or "").partition(" ")
+    return key.strip() or None if scheme in APP_KEY_WORDS else None
+
+
 def app_key(sandbox, header: str, kinds: Iterable[str] = ("rest_api",)):
     """:func:`require_app_key` for the text of an ``Authorization`` header (the request lane has no request)."""
     scheme, _, key = header.partition(" ")
-    if scheme not in ("ServiceAK", "KakaoAK") or not key.strip():   # KakaoAK: the word older clients send
+    if scheme not in APP_KEY_WORDS or not key.strip():
         raise api_error(401, -401, "this API needs Authorization: ServiceAK <app key>",
                         {"WWW-Authenticate": "ServiceAK"})
     found = sandbox.apps.find_key(key.strip())
