@@ -22,7 +22,7 @@ from .config import Config, Credentials, Hosts
 from .errors import ConfigurationError, InvalidTokenError, ToolkitError
 from .mapassets import note_binding
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
-from .secrets import Secret
+from .secrets import Secret, masked
 
 __all__ = ["Client", "AsyncClient", "connect", "connect_async", "ConfigurationError", "AREAS"]
 
@@ -273,7 +273,7 @@ class SandboxHandle:
         result = self._core.run(Call(method, "auth", path, base=self.base_url, name=f"sandbox {path}", **kw))
         if path == "/sandbox/clock":
             self.remember_clock(result)
-        return result
+        return masked(result)    # keys and tokens in control-API answers show masked; lookups give the values
 
     def remember_clock(self, described) -> None:
         """Note the sandbox time of a clock description (``{"unix": ..., "frozen": ...}``)."""
@@ -293,7 +293,8 @@ class SandboxHandle:
         return unix if frozen else unix + age
 
     def config(self) -> dict:
-        """Hosts and the demo app's credentials as the sandbox reports them (keys in plain text: keep private)."""
+        """Hosts and the demo app's credentials as the sandbox reports them; keys show masked, a lookup
+        (``config()["app"]["rest_api_key"]``) gives the value: keep it private."""
         return self._call("GET", "/sandbox/config")
 
     def clock(self) -> dict:

@@ -33,7 +33,7 @@ import jwt
 from .area import Area
 from .errors import ConfigurationError, ToolkitError
 from .frames import Schema
-from .secrets import Secret, reveal
+from .secrets import Claims, Secret, reveal
 
 __all__ = ["verify_set", "forged_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
            "EventsArea", "events_frame", "SET_ERRORS", "SET_CONTENT_TYPE"]
@@ -263,7 +263,7 @@ def verify_set(token: "str | bytes", *, audience: "str | Secret", issuer: str, j
             event_type=name, category=category, schema=ident, user_id=str(claims["sub"]),
             toe=_ts(claims.get("toe")), iat=_ts(claims.get("iat")), txm=str(claims.get("txm", "")),
             jti=str(claims["jti"]), app_id=str(claims.get("app_id", "")), members=members))
-    return VerifiedSet(header=header, claims=claims, events=events)
+    return VerifiedSet(header=header, claims=Claims(claims), events=events)   # aud (the REST API key) masked
 
 
 FORGERIES = ("audience", "issuer", "signature")

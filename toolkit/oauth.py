@@ -43,7 +43,7 @@ from .area import WRAPPED, Area, Call, endpoint
 from .authpages import code_from_redirect, drive_pages  # noqa: F401  (shared with the business area)
 from .errors import ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
-from .secrets import Secret, reveal
+from .secrets import Claims, Secret, reveal
 
 __all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "LoopbackServer", "pkce_pair", "PROMPTS",
            "REFRESH_MARGIN"]
@@ -443,11 +443,16 @@ class OAuthArea(Area):
 
         Spec: identity §4.12 ID token information.
 
+        The answer is a :class:`~toolkit.secrets.Claims` dict: ``aud`` (the REST API key) shows masked,
+        ``info["aud"]`` gives it.
+
         >>> tk.oauth.tokeninfo(tk.oauth.token.id_token)   # doctest: +SKIP
         """
         if not id_token:
             raise ParameterError("id_token", "an ID token is required")
-        return Call("POST", "auth", "/oauth/tokeninfo", data={"id_token": Secret(id_token)}, name="oauth.tokeninfo")
+        known = self._known_secrets()
+        return Call("POST", "auth", "/oauth/tokeninfo", data={"id_token": Secret(id_token)}, name="oauth.tokeninfo",
+                    parse=lambda body, response: Claims(body, known=known) if isinstance(body, dict) else body)
 
     def _keyset(self, force: bool = False):
         if force or self._jwks is None or time.monotonic() - self._jwks[0] > JWKS_TTL:
@@ -498,7 +503,12 @@ class OAuthArea(Area):
             raise IdTokenError("ID token is not valid yet (nbf is in the future)")
         if nonce is not None and claims.get("nonce") != nonce:
             raise IdTokenError("ID token nonce does not match the authorization request")
-        return claims
+        return Claims(claims, known=self._known_secrets())
+
+    def _known_secrets(self) -> tuple:
+        """The app's keys: a claim equal to one shows masked (:class:`~toolkit.secrets.Claims`)."""
+        creds = self.credentials
+        return tuple(v for v in (creds.rest_api_key, creds.admin_key, creds.client_secret) if v)
 
     @endpoint
     def verify_id_token(self, id_token, nonce: str | None = None):

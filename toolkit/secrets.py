@@ -15,8 +15,9 @@ Secret('••••6789')
 from __future__ import annotations
 
 import hmac
+import re
 
-__all__ = ["Secret", "reveal", "mask"]
+__all__ = ["Secret", "reveal", "mask", "MaskedDict", "Claims", "masked", "SECRET_NAMES"]
 
 
 def mask(value: str) -> str:
@@ -87,4 +88,88 @@ def reveal(value: "str | Secret | None") -> str | None:
     """The plain value of a Secret, or the value itself when it is already a plain string or None."""
     if isinstance(value, Secret):
         return value.reveal()
+    return value
+
+
+SECRET_NAMES = ("key", "secret", "token", "password", "verifier", "aud", "authorization", "client_id")
+"""A field named so, or with one of these as a ``_``-separated word of its name (``rest_api_key``,
+``client_secret``, ``access_token``), holds a credential: shown masked by :class:`MaskedDict`. Names ending in
+``_type`` or ``_kind`` (``token_type``) describe one and are shown."""
+
+
+def _secret_name(name) -> bool:
+    name = str(name).lower()
+    if name.endswith(("_type", "_kind")):
+        return False
+    return name in SECRET_NAMES or any(word in SECRET_NAMES for word in re.split(r"[^a-z0-9]+", name))
+
+
+class MaskedDict(dict):
+    """A plain ``dict`` (lookups, iteration, ``json.dumps`` and ``==`` give the real values) whose repr, str and
+    IPython display mask credential-like values: a string under a key named like a credential
+    (:data:`SECRET_NAMES`: ``aud`` — an ID token's audience is the REST API key —, ``*_key``, ``*secret*``,
+    ``*token*``, …) or equal to one of ``known`` (e.g. the app's keys), in nested dicts and lists too.
+
+    >>> d = MaskedDict({"sub": "42", "aud": "0123456789abcdef0123", "rest_api_key": "feedfacecafebeef0000"})
+    >>> d
+    {'sub': '42', 'aud': '••••0123', 'rest_api_key': '••••0000'}
+    >>> d["aud"]
+    '0123456789abcdef0123'
+    """
+
+    __slots__ = ("_known",)
+
+    def __init__(self, *args, known=(), **kw):
+        super().__init__(*args, **kw)
+        self._known = frozenset(v.reveal() if isinstance(v, Secret) else v for v in known if v)
+
+    def masked(self) -> dict:
+        """A plain copy with every credential-like value masked (what the repr shows)."""
+        return _mask_value(dict(self), self._known, False)
+
+    def __repr__(self) -> str:
+        return repr(self.masked())
+
+    __str__ = __repr__
+
+    def _repr_pretty_(self, p, cycle) -> None:
+        p.text("{...}") if cycle else p.pretty(self.masked())
+
+    def __reduce__(self):   # pickles (and copies) as the plain dict it is, keeping nothing hidden
+        return (type(self), (dict(self),), {"_known": self._known})
+
+    def __setstate__(self, state):
+        self._known = state.get("_known", frozenset())
+
+    def copy(self):
+        return type(self)(self, known=self._known)
+
+
+class Claims(MaskedDict):
+    """The claims of an ID token (or a token-info answer): ``aud`` is the REST API key, so it shows masked;
+    ``claims["aud"]`` gives the value."""
+
+
+def _mask_value(value, known, secret_name: bool):
+    if isinstance(value, Secret):
+        return str(value)
+    if isinstance(value, str):
+        return mask(value) if (secret_name or value in known) and value else value
+    if isinstance(value, dict):
+        return {k: _mask_value(v, known, secret_name or _secret_name(k)) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return type(value)(_mask_value(v, known, secret_name) for v in value)
+    return value
+
+
+def masked(value, known=()):
+    """``value`` with every dict in it (nested ones too) a :class:`MaskedDict`: the same data, shown masked.
+
+    >>> masked({"app": {"admin_key": "0123456789abcdef0123"}})["app"]
+    {'admin_key': '••••0123'}
+    """
+    if isinstance(value, dict):
+        return MaskedDict({k: masked(v, known) for k, v in value.items()}, known=known)
+    if isinstance(value, list):
+        return [masked(v, known) for v in value]
     return value
