@@ -18,7 +18,8 @@ from toolkit.client import AREAS
 PKG = Path(__file__).resolve().parents[1] / "toolkit"
 AREA_MODULES = sorted({spec.split(":")[0].rsplit(".", 1)[1] for spec in AREAS.values()})
 CORE = ["http", "config", "errors", "frames", "area", "secrets", "coords", "_version", "authpages"]
-NEUTRAL_FOR_SANDBOX = {"toolkit.loopback", "toolkit.fonts", "toolkit.latency"}
+NEUTRAL_FOR_SANDBOX = {"toolkit.loopback", "toolkit.fonts", "toolkit.latency",
+                       "toolkit.classroom", "toolkit.secrets"}   # class tokens: both sides derive them alike
 
 
 def imports_of(path: Path) -> set[str]:

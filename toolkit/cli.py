@@ -1,4 +1,4 @@
-"""Command line: ``toolkit sandbox [--port N] [--db FILE] [--print-config]`` and ``toolkit lab``.
+"""Command line: ``toolkit sandbox [--port N] [--db FILE] [--print-config]``, ``toolkit lab`` and ``toolkit classroom``.
 
 * ``toolkit sandbox`` serves the sandbox on 127.0.0.1 until interrupted and prints its base URLs.
 * ``toolkit sandbox --print-config [--port N]`` prints one JSON object ``{"hosts": {...five base URLs...},
@@ -218,32 +218,167 @@ def lab_config_dir(where: str | Path) -> tuple[Path, dict[str, str]]:
     return target, env
 
 
+def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
+    """The folder ``toolkit lab`` opens, and a line saying what it is.
+
+    * ``--notebooks DIR``: that folder; the walkthroughs in it that are as toolkit ships them are trusted.
+    * In a checkout (an editable install): the checkout's ``notebooks/``, trusted.
+    * Otherwise (a regular install): the working folder :func:`toolkit.walkthroughs.default_workdir`
+      (``~/toolkit-walkthroughs``), seeded with the walkthroughs, their pages and samples by
+      :func:`toolkit.walkthroughs.copy` (a file you changed is never overwritten), and trusted.
+    """
+    from . import walkthroughs
+
+    if notebooks is not None:
+        folder = Path(notebooks).expanduser()
+        if not folder.is_dir():
+            raise SystemExit(f"toolkit lab: --notebooks {notebooks}: no such folder (make it, or run "
+                             f"`toolkit walkthroughs {notebooks}` to put the walkthroughs there)")
+        signed = walkthroughs.sign_shipped(folder)
+        return folder, f"the folder you chose ({len(signed)} walkthroughs in it trusted)"
+    root = walkthroughs.in_checkout()
+    if root is not None:
+        folder = root / "notebooks"
+        signed = walkthroughs.sign_shipped(folder)
+        return folder, f"the checkout's walkthroughs ({len(signed)} trusted)"
+    folder = walkthroughs.default_workdir()
+    report = walkthroughs.copy(folder)
+    return folder, "your working folder, kept between runs; " + str(report).replace(f" in {report.folder}", "")
+
+
 def cmd_lab(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("jupyterlab") is None:
-        print("toolkit lab needs JupyterLab: pip install -e '.[lab]'", file=sys.stderr)
+        print("toolkit lab needs JupyterLab: pip install 'toolkit[lab]' (in a checkout: pip install -e '.[lab]')",
+              file=sys.stderr)
         return 2
+    folder, what = lab_folder(args.notebooks)
     server = _server(args).start()
     # Each notebook's toolkit.connect() starts its own embedded sandbox in the kernel, so "Run All" reproduces the
     # stored outputs; toolkit.connect(shared=True) binds to this shared one (also reachable by other tools).
     env = {**os.environ, "TOOLKIT_SANDBOX_URL": server.base_url}
-    print(f"sandbox on {server.base_url}; starting JupyterLab on {Path(args.notebooks).resolve()}", flush=True)
+    print(f"sandbox on {server.base_url}; starting JupyterLab on {folder.resolve()}\n  ({what})", flush=True)
     try:
         with tempfile.TemporaryDirectory(prefix="toolkit-lab-") as tmp:
-            cmd = lab_command(args.notebooks, args.lab_args, settings_dir=lab_settings_dir(tmp))
+            cmd = lab_command(folder, args.lab_args, settings_dir=lab_settings_dir(tmp))
             _, config_env = lab_config_dir(tmp)
-            return run_until_signalled(cmd, {**env, **config_env})
+            return run_until_signalled(cmd, {**env, **config_env}, announce=folder.resolve())
     finally:
         server.stop()
         print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)
+
+
+def cmd_walkthroughs(args) -> int:
+    from . import walkthroughs
+
+    report = walkthroughs.copy(args.folder, trust=not args.no_trust)
+    print(report, flush=True)
+    print(f"open them with: toolkit lab --notebooks {report.folder}", flush=True)
+    return 0
+
+
+CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident": 2}
+"""``toolkit classroom ACTION ...``: the number of arguments after each action (serve is the default)."""
+
+
+def hub_lines(url: str, secret_file: str | Path) -> str:
+    """The lines of a ``jupyterhub_config.py`` that give every single-user server its class world (the hub
+    sets ``JUPYTERHUB_USER`` itself)."""
+    return (f"# jupyterhub_config.py: every single-user server gets its student's world\n"
+            f"from toolkit.classroom import read_secret, student_token\n"
+            f"_class_secret = read_secret({str(Path(secret_file).resolve())!r})\n"
+            f"c.Spawner.environment.update({{\n"
+            f"    \"TOOLKIT_CLASSROOM_URL\": {url!r},\n"
+            f"    \"TOOLKIT_CLASSROOM_TOKEN\": lambda spawner: student_token(_class_secret, spawner.user.name),\n"
+            f"}})")
+
+
+def cmd_classroom(args) -> int:
+    from .classroom import ClassroomError, Teacher, read_secret, student_token
+
+    action, *rest = args.action or ["serve"]
+    if action not in CLASSROOM_ACTIONS or len(rest) != CLASSROOM_ACTIONS[action]:
+        wanted = {"serve": "", "token": " NAME", "worlds": "", "reset": " NAME", "incident": " API_ID STATUS"}
+        print(f"toolkit classroom: use one of: {'; '.join('toolkit classroom ' + a + w for a, w in wanted.items())}",
+              file=sys.stderr)
+        return 2
+    try:
+        secret = read_secret(args.secret_file, create=action in ("serve", "token"))
+        if action == "token":
+            print(student_token(secret, rest[0]), flush=True)
+            return 0
+        if action != "serve":
+            url = args.url or os.environ.get("TOOLKIT_CLASSROOM_URL")
+            if not url:
+                print("toolkit classroom: give --url (the class sandbox's address) or set TOOLKIT_CLASSROOM_URL",
+                      file=sys.stderr)
+                return 2
+            teacher = Teacher(url, secret)
+            if action == "worlds":
+                import pandas as pd
+
+                with pd.option_context("display.width", 200, "display.max_columns", 10):
+                    frame = teacher.worlds()
+                    print(frame.to_string(index=False) if len(frame) else "no worlds yet", flush=True)
+            elif action == "reset":
+                done = teacher.reset(rest[0])
+                print(f"{rest[0]}: world reset" if done["reset"] else f"{rest[0]}: no world yet (nothing to reset)")
+            else:
+                done = teacher.incident(rest[0], rest[1], hours=args.hours, started_minutes_ago=args.started_minutes_ago,
+                                        note=args.note)
+                print(f"incident {done['api']} {done['status']} for {done['hours']:g} h posted to {done['worlds']} "
+                      "world(s) and to the worlds made or reset meanwhile", flush=True)
+            return 0
+    except ClassroomError as exc:
+        print(f"toolkit classroom: {exc}", file=sys.stderr)
+        return 1
+    return serve_classroom(args, secret)
+
+
+def serve_classroom(args, secret) -> int:
+    """Serve the class sandbox until SIGTERM, SIGINT or SIGHUP; print its address and the hub's lines."""
+    import threading
+
+    from .sandbox.classroom import ClassroomServer
+
+    kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock}
+    if args.clock_start:
+        kw["clock_start"] = args.clock_start
+    server = ClassroomServer(secret, port=args.port, db=args.db, host=args.host, **kw)
+    stop = threading.Event()
+    wanted = [signal.SIGTERM, signal.SIGINT] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+    previous = {sig: signal.signal(sig, lambda *_: stop.set()) for sig in wanted}
+    try:
+        server.start()
+        url = server.base_url if args.host not in ("0.0.0.0", "::", "") else f"http://HOSTNAME:{server.port}"
+        where = f"{args.db} (worlds in {args.db}.worlds/)" if args.db else "in memory"
+        print(f"toolkit classroom on {url}  (worlds: {where}; SIGTERM or Ctrl-C stops it)", flush=True)
+        print(f"  a student's token:  toolkit classroom token NAME --secret-file {args.secret_file}", flush=True)
+        print(f"  the teacher:        toolkit classroom worlds --url {url} --secret-file {args.secret_file}",
+              flush=True)
+        print("  single-user servers' environment: TOOLKIT_CLASSROOM_URL, TOOLKIT_CLASSROOM_TOKEN (the student's "
+              "token), JUPYTERHUB_USER (set by the hub)", flush=True)
+        print(hub_lines(url, args.secret_file), flush=True)
+        while not stop.wait(0.5):
+            if not server.running:
+                return 1
+    finally:
+        server.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print("toolkit classroom: stopped", flush=True)
+    return 0
 
 
 DESCRIPTION = "The toolkit's command line: serve the sandbox (an emulator of the service) or JupyterLab with it."
 EPILOG = """commands:
   toolkit sandbox                 serve the sandbox on 127.0.0.1 until Ctrl-C; prints its five base URLs
   toolkit sandbox --print-config  print the hosts and demo app of a sandbox on --port as JSON (binds nothing)
-  toolkit lab                     a shared sandbox and JupyterLab on the notebooks folder
+  toolkit lab                     a shared sandbox and JupyterLab on the walkthroughs (prints the address last)
+  toolkit walkthroughs DIR        copy the walkthroughs, their pages and samples into DIR (keeps your changes)
+  toolkit classroom --secret-file F           a class sandbox: one world per student (token NAME, worlds,
+                                              reset NAME, incident API_ID STATUS: the teacher's commands)
 
 "toolkit COMMAND --help" lists the options of a command."""
 
@@ -273,11 +408,43 @@ def main(argv: list[str] | None = None) -> int:
     lab = sub.add_parser("lab", parents=[common], help="sandbox + JupyterLab on notebooks/",
                          description="Start a shared sandbox and JupyterLab (loopback only) on the notebooks folder. "
                                      "toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
-    lab.add_argument("--notebooks", default=str(Path(__file__).resolve().parents[1] / "notebooks"),
-                     metavar="DIR", help="folder JupyterLab opens (default: the project's notebooks folder)")
+    lab.add_argument("--notebooks", default=None, metavar="DIR",
+                     help="folder JupyterLab opens (default: in a checkout its notebooks/ folder, else the working "
+                          "folder ~/toolkit-walkthroughs, seeded with the walkthroughs)")
     lab.add_argument("lab_args", nargs=argparse.REMAINDER, metavar="-- ARGS",
                      help="further arguments passed to jupyter lab unchanged")
     lab.set_defaults(func=cmd_lab)
+    walk = sub.add_parser("walkthroughs", help="copy the walkthroughs into a folder",
+                          description="Copy the walkthroughs, the pages they link to (reference/) and the sample "
+                                      "files (samples/) into DIR, and trust the copied notebooks so their stored maps "
+                                      "show on first open. A file you changed is never overwritten: it is skipped, "
+                                      "and the command says so.")
+    walk.add_argument("folder", metavar="DIR", help="the folder to copy into (made when missing)")
+    walk.add_argument("--no-trust", action="store_true", help="do not sign the copied notebooks as trusted")
+    walk.set_defaults(func=cmd_walkthroughs)
+    room = sub.add_parser(
+        "classroom", parents=[common], help="a class sandbox: one world per student",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+        description="Serve one sandbox with an isolated world per student (until SIGTERM or Ctrl-C), or act as the "
+                    "teacher. The class secret lives in --secret-file (created, mode 0600, when missing).",
+        epilog="actions:\n"
+               "  toolkit classroom [--port N] [--db FILE] --secret-file F [--host 127.0.0.1]   serve the class\n"
+               "  toolkit classroom token NAME --secret-file F                 print a student's token\n"
+               "  toolkit classroom worlds --url URL --secret-file F           the worlds: activity, call counts\n"
+               "  toolkit classroom reset NAME --url URL --secret-file F       reset one student's world\n"
+               "  toolkit classroom incident API_ID STATUS --hours H --url URL --secret-file F\n"
+               "                                                               an incident in every world\n"
+               "--url defaults to TOOLKIT_CLASSROOM_URL. With --db FILE the worlds survive a restart (one SQLite\n"
+               "file per world in FILE.worlds/).")
+    room.add_argument("action", nargs="*", metavar="ACTION", help="serve (default), token, worlds, reset, incident")
+    room.add_argument("--secret-file", required=True, metavar="F", help="file of the class secret")
+    room.add_argument("--host", default="127.0.0.1",
+                      help="address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster's pod)")
+    room.add_argument("--url", default=None, help="the class sandbox's address (teacher's commands)")
+    room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
+    room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
+    room.add_argument("--note", default="", help="incident: a note shown with it")
+    room.set_defaults(func=cmd_classroom)
     args = parser.parse_args(argv)
     return args.func(args)
 

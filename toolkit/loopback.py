@@ -94,12 +94,14 @@ def one_write_protocol(http: str):
     return OneWriteProtocol
 
 
-def bind_loopback(port: int = 0, host: str = "127.0.0.1") -> socket.socket:
-    """A TCP socket bound to loopback. proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets
+def bind_loopback(port: int = 0, host: str = "127.0.0.1", *, any_host: bool = False) -> socket.socket:
+    """A TCP socket bound to loopback (``any_host=True``: to ``host`` whatever it is, e.g. ``0.0.0.0`` for the
+    class sandbox in a cluster's pod). proto must be IPPROTO_TCP: asyncio sets TCP_NODELAY on accepted sockets
     only then (else every answer waits ~40 ms for a delayed ACK)."""
-    if host not in ("127.0.0.1", "localhost", "::1"):
+    if not any_host and host not in ("127.0.0.1", "localhost", "::1"):
         raise ValueError("loopback servers bind 127.0.0.1 only")
-    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind((host, port))
     sock.set_inheritable(True)
@@ -107,6 +109,9 @@ def bind_loopback(port: int = 0, host: str = "127.0.0.1") -> socket.socket:
 
 
 class LoopbackServer:
+    loopback_only = True
+    """False in a subclass that may bind another address than loopback (the class sandbox)."""
+
     def __init__(self, app, port: int = 0, *, name: str = "toolkit-loopback", host: str = "127.0.0.1"):
         self.app, self.requested_port, self.name, self.host = app, port, name, host
         self.port: int | None = None
@@ -117,7 +122,7 @@ class LoopbackServer:
     def _prepare(self):
         import uvicorn
 
-        self._socket = bind_loopback(self.requested_port, self.host)
+        self._socket = bind_loopback(self.requested_port, self.host, any_host=not self.loopback_only)
         self._socket.listen(2048)   # uvicorn's backlog: from here connections wait for the server, not refused
         self.port = self._socket.getsockname()[1]
         # No access log, no server header and no proxy-header rewriting (a loopback server has no proxy in

@@ -1,0 +1,247 @@
+"""A class on one sandbox: the client's side (tokens, the class secret, the teacher's calls).
+
+``toolkit classroom --secret-file class.secret`` serves one sandbox with one isolated *world* per student
+(:mod:`toolkit.sandbox.classroom`, the server's side). This module is what notebooks and the command line need
+to talk to it, and stays light: it imports neither the sandbox nor pandas until a teacher's table is asked for.
+Both sides use it (a neutral module, as ``toolkit.loopback`` is): the class sandbox checks tokens with the same
+functions the teacher makes them with.
+
+* The **class secret** is a random string in a file (:func:`read_secret`, mode 0600, made on first use). It never
+  leaves the teacher's machine and the class sandbox.
+* A **student token** is ``HMAC-SHA256(class secret, "student:" + name)`` (:func:`student_token`): the teacher
+  hands it out (``toolkit classroom token NAME --secret-file F``, or a hub sets it in the student's
+  environment); without the secret it cannot be guessed from the name.
+* Every request of a student's client carries :data:`HEADER` (``X-Toolkit-Classroom: <name>:<token>``, the
+  name percent-encoded): the URLs stay the sandbox's own (``http://HOST:PORT/local/...``), so a walkthrough's
+  stored outputs match. A browser that cannot send the header opens a page once with
+  ``?toolkit_classroom=<name>:<token>`` (:func:`browser_url`): the class sandbox keeps it in a cookie.
+* The **teacher** (:class:`Teacher`) signs with a token derived from the secret the same way
+  (:func:`teacher_token`), sent as :data:`TEACHER_HEADER`.
+
+>>> token = student_token("class-secret-0123456789", "ann")
+>>> len(token), token == student_token("class-secret-0123456789", "ann"), token == student_token("x", "ann")
+(32, True, False)
+>>> classroom_header("ann", token) == "ann:" + token
+True
+>>> teacher = Teacher("http://127.0.0.1:8765", "class-secret-0123456789")     # doctest: +SKIP
+>>> teacher.worlds()                        # doctest: +SKIP
+>>> teacher.reset("ann")                    # doctest: +SKIP
+>>> teacher.incident("local_search_keyword", "RED", hours=1)      # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import os
+import re
+import secrets as _secrets
+from pathlib import Path
+from typing import Mapping
+from urllib.parse import quote
+
+from .secrets import Secret, reveal
+
+__all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT", "ENV_USER",
+           "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
+           "browser_url", "from_env", "Teacher", "ClassroomError"]
+
+HEADER = "X-Toolkit-Classroom"
+"""The request header that binds a request to a student's world: ``<percent-encoded name>:<token>``."""
+TEACHER_HEADER = "X-Toolkit-Classroom-Teacher"
+"""The request header of the teacher's calls (``/classroom/...``): :func:`teacher_token` of the class secret."""
+COOKIE = "toolkit_classroom"
+"""The cookie a browser keeps its world in (set by the class sandbox when a page is opened with :data:`QUERY`)."""
+QUERY = "toolkit_classroom"
+"""The query parameter a browser's first page of a world carries (see :func:`browser_url`)."""
+ENV_URL, ENV_TOKEN, ENV_USER = "TOOLKIT_CLASSROOM_URL", "TOOLKIT_CLASSROOM_TOKEN", "JUPYTERHUB_USER"
+ENV_STUDENT = "TOOLKIT_CLASSROOM_STUDENT"
+"""Names the student where ``JUPYTERHUB_USER`` is not set (outside a hub); ``JUPYTERHUB_USER`` wins over it."""
+
+NAME_RE = re.compile(r"[\w.@+-]{1,64}")
+"""A student name: 1-64 letters, digits, ``_ . @ + -`` (JupyterHub user names fit)."""
+
+
+class ClassroomError(ValueError):
+    """A bad class secret file, student name or teacher call (the message says what to do)."""
+
+
+def check_name(name: str) -> str:
+    """``name`` when it is a valid student name, else :class:`ClassroomError`.
+
+    >>> check_name("ann.lee@school")
+    'ann.lee@school'
+    >>> check_name("a b")
+    Traceback (most recent call last):
+    ...
+    toolkit.classroom.ClassroomError: student name 'a b' is not 1-64 letters, digits or _ . @ + -
+    """
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise ClassroomError(f"student name {name!r} is not 1-64 letters, digits or _ . @ + -")
+    return name
+
+
+def _mac(secret: "str | Secret", label: str) -> str:
+    key = reveal(secret)
+    if not key:
+        raise ClassroomError("the class secret is empty")
+    return hmac.new(key.encode("utf-8"), label.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
+
+
+def student_token(secret: "str | Secret", name: str) -> str:
+    """The token of student ``name``: HMAC-SHA256 of the name under the class secret (32 hex digits, 128 bits).
+
+    >>> student_token("s3cret-of-the-class", "ann")[:8]
+    '73b258a7'
+    """
+    return _mac(secret, "student:" + check_name(name))
+
+
+def teacher_token(secret: "str | Secret") -> str:
+    """The teacher's token: HMAC-SHA256 of a fixed label under the class secret (the secret stays home)."""
+    return _mac(secret, "teacher")
+
+
+def new_secret() -> str:
+    """A new random class secret (43 URL-safe characters, 256 bits)."""
+    return _secrets.token_urlsafe(32)
+
+
+def read_secret(path: "str | os.PathLike", create: bool = False) -> Secret:
+    """The class secret kept in ``path`` (surrounding whitespace ignored), as a masked :class:`Secret`.
+
+    ``create=True`` writes a new random secret (:func:`new_secret`) there first when the file is missing, with
+    mode 0600 (readable by its owner only).
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "class.secret"
+    >>> s = read_secret(f, create=True)
+    >>> oct(f.stat().st_mode & 0o777), read_secret(f) == s, len(s.reveal())
+    ('0o600', True, 43)
+    """
+    path = Path(path)
+    if create and not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:       # made by another process meanwhile: read that one
+            pass
+        else:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                out.write(new_secret() + "\n")
+    try:
+        text = path.read_text("utf-8").strip()
+    except FileNotFoundError:
+        raise ClassroomError(f"no class secret file {str(path)!r}: make one with `toolkit classroom --secret-file "
+                             f"{path}` (it is created when missing)") from None
+    if len(text) < 16:
+        raise ClassroomError(f"the class secret in {str(path)!r} is shorter than 16 characters: delete the file "
+                             "and let `toolkit classroom` make a new one")
+    return Secret(text)
+
+
+def classroom_header(name: str, token: "str | Secret") -> str:
+    """The value of :data:`HEADER` for student ``name`` (the name percent-encoded, so any name fits a header)."""
+    return f"{quote(check_name(name), safe='')}:{reveal(token)}"
+
+
+def browser_url(url: str, name: str, token: "str | Secret") -> str:
+    """``url`` (a page of the class sandbox) with the query parameter that binds a browser to the student's world;
+    the class sandbox answers it with a cookie, so the pages after it need nothing more.
+
+    >>> browser_url("http://127.0.0.1:8765/sandbox/callback", "ann", "0" * 32)
+    'http://127.0.0.1:8765/sandbox/callback?toolkit_classroom=ann%3A00000000000000000000000000000000'
+    """
+    sep = "&" if "?" in url else "?"
+    return f"{url}{sep}{QUERY}={quote(classroom_header(name, token), safe='')}"
+
+
+def from_env(env: Mapping[str, str] | None = None) -> "tuple[str, str, Secret] | None":
+    """``(url, student, token)`` from ``TOOLKIT_CLASSROOM_URL``, ``TOOLKIT_CLASSROOM_TOKEN`` and
+    ``JUPYTERHUB_USER`` (or ``TOOLKIT_CLASSROOM_STUDENT``); None when no class URL is set; a
+    :class:`ClassroomError` naming what is missing when the URL is set without the rest.
+
+    >>> from_env({"TOOLKIT_CLASSROOM_URL": "http://h:1", "TOOLKIT_CLASSROOM_TOKEN": "t" * 32, "JUPYTERHUB_USER": "ann"})
+    ('http://h:1', 'ann', Secret('••••tttt'))
+    >>> from_env({}) is None
+    True
+    """
+    env = os.environ if env is None else env
+    url = env.get(ENV_URL)
+    if not url:
+        return None
+    student = env.get(ENV_USER) or env.get(ENV_STUDENT)
+    token = env.get(ENV_TOKEN)
+    missing = [n for n, v in ((ENV_TOKEN, token), (f"{ENV_USER} (or {ENV_STUDENT})", student)) if not v]
+    if missing:
+        raise ClassroomError(f"{ENV_URL} is set but {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
+                             "not: a class sandbox needs the student's name and token (the teacher prints it with "
+                             "`toolkit classroom token NAME --secret-file F`)")
+    return url.rstrip("/"), check_name(student), Secret(token)
+
+
+class Teacher:
+    """The teacher's calls to a class sandbox (``/classroom/...``), signed with the class secret.
+
+    >>> teacher = Teacher("http://127.0.0.1:8765", read_secret("class.secret"))   # doctest: +SKIP
+    >>> teacher.worlds()          # doctest: +SKIP
+      student                   created             last_activity  calls
+    0     ann 2026-01-05 09:00:01+00:00 2026-01-05 09:12:44+00:00    183
+    >>> teacher.reset("ann")      # doctest: +SKIP
+    {'student': 'ann', 'reset': True}
+    >>> teacher.incident("local_search_keyword", "RED", hours=2)   # doctest: +SKIP
+    {'worlds': 24, 'api': 'local_search_keyword', 'status': 'RED', 'hours': 2}
+    """
+
+    def __init__(self, url: str, secret: "str | Secret", *, timeout: float = 30.0):
+        self.url = url.rstrip("/")
+        self._token = Secret(teacher_token(secret))
+        self.timeout = timeout
+
+    def __repr__(self) -> str:
+        return f"<Teacher {self.url}>"
+
+    def _call(self, method: str, path: str, **kw) -> dict:
+        import httpx
+
+        headers = {TEACHER_HEADER: self._token.reveal()}
+        try:
+            resp = httpx.request(method, self.url + path, headers=headers, timeout=self.timeout, trust_env=False,
+                                 **kw)
+        except httpx.HTTPError as exc:
+            raise ClassroomError(f"the class sandbox at {self.url} did not answer ({type(exc).__name__}): is "
+                                 "`toolkit classroom` running there?") from None
+        try:
+            body = resp.json()
+        except ValueError:
+            body = {"msg": resp.text[:200]}
+        if resp.status_code != 200:
+            raise ClassroomError(f"{method} {path}: HTTP {resp.status_code}: {body.get('msg', body)}")
+        return body
+
+    def worlds(self, raw: bool = False):
+        """One row per student world: ``student``, ``created``, ``last_activity`` (UTC, wall clock), ``calls``
+        (requests since the world was made), ``loaded`` (in memory now). ``raw=True``: the list of dicts."""
+        rows = self._call("GET", "/classroom/worlds")["worlds"]
+        if raw:
+            return rows
+        import pandas as pd
+
+        frame = pd.DataFrame(rows, columns=["student", "created", "last_activity", "calls", "loaded"])
+        for col in ("created", "last_activity"):
+            frame[col] = pd.to_datetime(frame[col].round(), unit="s", utc=True)
+        frame["calls"] = frame["calls"].astype("int64")
+        return frame
+
+    def reset(self, name: str) -> dict:
+        """Throw student ``name``'s world away: their next request starts from the seed (what ``fresh=True``
+        does). Returns ``{"student", "reset"}`` (``reset`` False when the student had no world yet)."""
+        return self._call("POST", f"/classroom/worlds/{quote(check_name(name), safe='')}/reset")
+
+    def incident(self, api_id: str, status: str = "RED", *, hours: float = 1.0, started_minutes_ago: float = 0,
+                 note: str = "") -> dict:
+        """Post an incident of API ``api_id`` (``RED``, ``YELLOW``, ``MAINTENANCE``, ...) to every world, starting
+        at each world's own clock minus ``started_minutes_ago`` and lasting ``hours``. Worlds made or reset in
+        the next ``hours`` (of wall time) get it too, so a student's ``connect(fresh=True)`` keeps the lesson."""
+        return self._call("POST", "/classroom/incidents", json={
+            "api": api_id, "status": status, "hours": hours, "started_minutes_ago": started_minutes_ago,
+            "note": note})

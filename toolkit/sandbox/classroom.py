@@ -1,0 +1,515 @@
+"""The class sandbox: one server, one isolated world per student, one read-only city shared by all.
+
+``toolkit classroom --secret-file class.secret`` serves a :class:`Classroom` with a :class:`ClassroomServer`
+(uvicorn on the loopback machinery of :mod:`toolkit.loopback`, as ``toolkit sandbox`` does).
+
+Design (the choices, written down):
+
+* **A world is a whole sandbox.** Each student's world is its own :class:`~toolkit.sandbox.app.Sandbox` (its
+  own SQLite store, clock, demo app and keys, users' links, tokens, consents, stories, messages, channels and
+  files, webhook settings and worker, quotas, incidents) served by its own app
+  (:func:`~toolkit.sandbox.app.create_app`). Nothing of one world is reachable from another: the world is
+  chosen before any route runs, and every model reads only its own sandbox. A world is made on its student's
+  first request (in a worker thread, about 10 ms) and seeded as ``toolkit sandbox`` is (same seed for every
+  world, so every walkthrough's stored outputs match in every world).
+* **The city is shared.** The read-only data (places and addresses, road graph, transit network, tile
+  renderer, region polygons) are process-wide caches keyed by the datasets folder (``local.models._WORLDS``,
+  ``navi.graph.road_graph``, ``local.transit.load_network``, ``tiles.render.renderer``,
+  ``local.models.region_features``): loaded once, whatever the number of worlds. A world costs its store and
+  its models' own small state (see :data:`MEASURED`).
+* **The world is chosen by a header, not by the URL.** A student's client sends
+  ``X-Toolkit-Classroom: <name>:<token>`` (:data:`toolkit.classroom.HEADER`; the API's own ``Authorization``
+  stays the spec's) with every request, so the URLs a notebook shows are the sandbox's own
+  (``http://HOST:PORT/local/...``) and the walkthroughs' stored outputs match. A browser that cannot add a
+  header opens its first page with ``?toolkit_classroom=<name>:<token>`` (:func:`toolkit.classroom.browser_url`):
+  the answer sets the cookie ``toolkit_classroom`` (HttpOnly, SameSite=Lax), which the later pages carry. The
+  header wins over the query, the query over the cookie; the classroom's header, query parameter and cookie are
+  removed before the world's app sees the request.
+* **Tokens.** A student's token is ``HMAC-SHA256(class secret, "student:" + name)``
+  (:func:`toolkit.classroom.student_token`), checked in constant time; a missing or wrong one answers HTTP 401
+  ``{"msg": ..., "code": -401}`` saying what to set. Only the tiles and fonts (``/sandbox/tiles/...``,
+  ``/sandbox/fonts/...``: the city's, the same in every world) and ``/classroom/health`` answer without a token,
+  so a map drawn in a student's browser loads its tiles.
+* **The world's address** is the one its student uses: each request's ``Host`` sets the world's base URL (ID
+  tokens' ``iss``, ``/sandbox/config``), so a class sandbox reached as ``http://classroom:8765`` in a cluster
+  answers with that name without configuration. It is one student's own world, so their ``Host`` changes
+  nothing for anyone else.
+* **Resets.** ``POST /sandbox/reset`` (``connect(fresh=True)``) replaces the student's world by a fresh one;
+  the teacher's ``POST /classroom/worlds/<name>/reset`` does the same. Class incidents posted by the teacher in
+  the last ``hours`` (wall time) are played again in a fresh or new world, so the status lesson survives a
+  student's ``fresh=True``.
+* **Persistence** (``--db FILE``): FILE is the class registry (SQLite: students with their world's file,
+  creation time, last activity and call count; the class incidents), and each world is its own SQLite file in
+  the folder ``FILE.worlds/`` next to it (``<name>.<random>.sqlite3``; names that are not lower-case ASCII get
+  a hash). After a restart a world is opened again on its student's next request (or the teacher's incident);
+  a reset world gets a new file and the old one is deleted. Without ``--db`` everything lives in memory.
+* **The teacher** calls ``/classroom/...`` with ``X-Toolkit-Classroom-Teacher: <teacher token>`` (derived from
+  the class secret, which never travels): ``GET /classroom/worlds``, ``POST /classroom/worlds/<name>/reset``,
+  ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``.
+
+>>> server = ClassroomServer("a-class-secret-of-32-characters!").start()      # doctest: +SKIP
+>>> import toolkit, toolkit.classroom as tc                                  # doctest: +SKIP
+>>> tk = toolkit.connect(classroom=server.base_url, student="ann",           # doctest: +SKIP
+...                      token=tc.student_token("a-class-secret-of-32-characters!", "ann"))
+>>> server.stop()                                                            # doctest: +SKIP
+"""
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import os
+import re
+import secrets as _secrets
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qsl, unquote, urlencode
+
+from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, ClassroomError, student_token,
+                         teacher_token)
+from ..latency import Latency, LatencyMiddleware
+from ..loopback import LoopbackServer
+from ..secrets import Secret
+from .app import Sandbox, create_app
+from .clock import DEFAULT_START
+from .store import Store
+
+__all__ = ["Classroom", "ClassroomServer", "World", "PUBLIC_PATHS", "MEASURED"]
+
+PUBLIC_PATHS = ("/sandbox/tiles/", "/sandbox/fonts/")
+"""Paths answered without a student's token: the city's tiles and the pages' fonts (the same in every world)."""
+
+MEASURED = "about 3 MB resident per extra world after a walkthrough's calls (tests/classroom/measure_worlds.py)"
+
+FLUSH_EVERY = 15.0
+"""Seconds between writes of the worlds' activity (last activity, call counts) to the registry."""
+
+REGISTRY = """
+CREATE TABLE IF NOT EXISTS students (
+    name TEXT PRIMARY KEY, file TEXT, created REAL NOT NULL, last_activity REAL NOT NULL, calls INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS class_incidents (
+    id INTEGER PRIMARY KEY, api TEXT NOT NULL, status TEXT NOT NULL, hours REAL NOT NULL,
+    started_minutes_ago REAL NOT NULL, note TEXT NOT NULL, posted REAL NOT NULL
+);
+"""
+
+_HEADER = HEADER.lower().encode()
+_TEACHER = TEACHER_HEADER.lower().encode()
+_HOST_RE = re.compile(rb"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+
+
+class World:
+    """One student's world: their sandbox, its app, and the teacher's figures (wall-clock times)."""
+
+    __slots__ = ("name", "sandbox", "app", "created", "last_activity", "calls", "file", "host")
+
+    def __init__(self, name: str, sandbox: Sandbox, app, created: float, calls: int, file: str | None):
+        self.name, self.sandbox, self.app, self.file = name, sandbox, app, file
+        self.created, self.last_activity, self.calls = created, created, calls
+        self.host: bytes | None = None
+
+    def __repr__(self) -> str:
+        return f"<World {self.name!r} calls={self.calls}>"
+
+
+def _file_stem(name: str) -> str:
+    """A file name for ``name``'s world: the name itself when it is lower-case ASCII, else a hash of it."""
+    if re.fullmatch(r"[a-z0-9][a-z0-9_-]{0,63}", name):
+        return name
+    return "u-" + hashlib.sha256(name.encode("utf-8")).hexdigest()[:24]
+
+
+class Classroom:
+    """The ASGI app of a class sandbox: picks the student's world for each request and hands it over.
+
+    >>> room = Classroom("a-class-secret-of-32-characters!")
+    >>> room.world("ann").sandbox is room.world("ann").sandbox, room.world("bob").sandbox is room.world("ann").sandbox
+    (True, False)
+    >>> room.close()
+    """
+
+    def __init__(self, secret: "str | Secret", db: str | None = None, *, seed: int = 7,
+                 clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
+                 latency: "Latency | str | None" = None, base_url: str | None = None):
+        self._secret = Secret(secret)
+        self._teacher = teacher_token(self._secret)
+        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
+        self.latency = Latency.parse(latency)
+        self.base_url = base_url
+        self.db = db
+        self.folder: Path | None = None
+        if db not in (None, ":memory:"):
+            self.folder = Path(str(db) + ".worlds")
+            self.folder.mkdir(parents=True, exist_ok=True)
+        self.registry = Store(db or ":memory:")
+        self.registry.script(REGISTRY)
+        self._worlds: dict[str, World] = {}
+        self._tokens: dict[str, str] = {}          # name → token, for names seen with the right token
+        self._lock = threading.RLock()
+        self._city: tuple | None = None
+        self._flushed = time.monotonic()
+
+    def __repr__(self) -> str:
+        return f"<Classroom worlds={len(self._worlds)} db={self.db or 'in memory'}>"
+
+    # ------------------------------------------------------------------ tokens
+    def check(self, name: str, token: str) -> bool:
+        """Whether ``token`` is student ``name``'s (constant time)."""
+        known = self._tokens.get(name)
+        if known is None:
+            if not NAME_RE.fullmatch(name):
+                return False
+            known = student_token(self._secret, name)
+        if not hmac.compare_digest(known.encode(), token.encode("utf-8", "replace")):
+            return False
+        self._tokens[name] = known
+        return True
+
+    # ------------------------------------------------------------------ worlds
+    def _new_sandbox(self, file: str | None) -> Sandbox:
+        path = ":memory:" if file is None else str(self.folder / file)
+        return Sandbox(path, **self._options, base_url=self.base_url)
+
+    def _new_file(self, name: str) -> str | None:
+        return None if self.folder is None else f"{_file_stem(name)}.{_secrets.token_hex(4)}.sqlite3"
+
+    def _build(self, name: str, sandbox: Sandbox, created: float, calls: int, file: str | None) -> World:
+        app = create_app(sandbox)
+        app.state.reset = lambda: self.reset(name)       # POST /sandbox/reset: this world only
+        return World(name, sandbox, LatencyMiddleware(app, self.latency), created, calls, file)
+
+    def world(self, name: str) -> World:
+        """Student ``name``'s world, made (or opened again from ``--db``) on first use."""
+        found = self._worlds.get(name)
+        if found is not None:
+            return found
+        with self._lock:
+            found = self._worlds.get(name)
+            if found is not None:
+                return found
+            row = self.registry.one("SELECT * FROM students WHERE name = ?", name)
+            if row is not None and (row["file"] is None) == (self.folder is None):
+                world = self._build(name, self._new_sandbox(row["file"]), row["created"], row["calls"], row["file"])
+                world.last_activity = row["last_activity"]
+            else:
+                now, file = time.time(), self._new_file(name)
+                world = self._build(name, self._new_sandbox(file), now, 0, file)
+                self.registry.execute("INSERT INTO students (name, file, created, last_activity, calls) "
+                                      "VALUES (?, ?, ?, ?, 0) ON CONFLICT(name) DO UPDATE SET file = excluded.file",
+                                      name, file, now, now)
+                self._replay_incidents(world.sandbox)
+            self._worlds[name] = world
+            return world
+
+    def reset(self, name: str) -> World | None:
+        """Replace ``name``'s world by a fresh one (seeded as a new one; the class incidents still running are
+        played again). None when the student has no world yet."""
+        with self._lock:
+            old = self._worlds.get(name)
+            row = self.registry.one("SELECT * FROM students WHERE name = ?", name)
+            if old is None and row is None:
+                return None
+            created = old.created if old is not None else row["created"]
+            calls = old.calls if old is not None else row["calls"]
+            file = self._new_file(name)
+            world = self._build(name, self._new_sandbox(file), created, calls, file)
+            world.last_activity, world.host = time.time(), old.host if old is not None else None
+            if world.host is not None:
+                world.sandbox.base_url = old.sandbox.base_url
+            self._replay_incidents(world.sandbox)
+            self.registry.execute("UPDATE students SET file = ?, calls = ?, last_activity = ? WHERE name = ?",
+                                  file, calls, world.last_activity, name)
+            self._worlds[name] = world
+            old_file = old.file if old is not None else row["file"]
+        if old is not None:
+            old.sandbox.model("events").stop()   # its webhook worker, if it ran (the old store is garbage-collected)
+        if old_file and self.folder is not None:
+            for suffix in ("", "-wal", "-shm"):
+                try:
+                    (self.folder / (old_file + suffix)).unlink(missing_ok=True)
+                except OSError:      # still open elsewhere (Windows): left behind, harmless
+                    pass
+        return world
+
+    def names(self) -> list[str]:
+        """Every student with a world (in memory or in the registry), in order of creation."""
+        return [r["name"] for r in self.registry.all("SELECT name FROM students ORDER BY created, name")]
+
+    def flush(self) -> None:
+        """Write the loaded worlds' last activity and call counts to the registry."""
+        self._flushed = time.monotonic()
+        rows = [(w.last_activity, w.calls, w.name) for w in list(self._worlds.values())]
+        if rows:
+            with self.registry.tx() as db:
+                db.executemany("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?", rows)
+
+    def worlds(self) -> list[dict]:
+        """One dict per student world: ``student``, ``created``, ``last_activity`` (Unix seconds, wall clock),
+        ``calls``, ``loaded`` (in memory now)."""
+        self.flush()
+        return [{"student": r["name"], "created": r["created"], "last_activity": r["last_activity"],
+                 "calls": r["calls"], "loaded": r["name"] in self._worlds}
+                for r in self.registry.all("SELECT * FROM students ORDER BY created, name")]
+
+    # ------------------------------------------------------------------ class incidents
+    def incident(self, api: str, status: str = "RED", *, hours: float = 1.0, started_minutes_ago: float = 0,
+                 note: str = "") -> dict:
+        """Play an incident in every world (each at its own clock) and in the worlds made or reset in the next
+        ``hours`` of wall time. A bad API id or status raises ValueError before any world changes."""
+        hours, ago = float(hours), float(started_minutes_ago)
+        if not (0 < hours <= 24 * 365) or not (0 <= ago <= 60 * 24 * 365):
+            raise ValueError("hours must be in (0, 8760] and started_minutes_ago in [0, 525600]")
+        probe = self.world(self.names()[0]) if self.names() else None
+        utility = (probe.sandbox if probe is not None else self._city_sandbox()).model("utility")
+        if api not in utility.api_product:
+            raise ValueError(f"unknown API id {api!r}")
+        from .utility.models import STATUSES
+
+        if status not in STATUSES:
+            raise ValueError(f"status must be one of {', '.join(STATUSES)}")
+        with self._lock:
+            self.registry.execute("INSERT INTO class_incidents (api, status, hours, started_minutes_ago, note, "
+                                  "posted) VALUES (?, ?, ?, ?, ?, ?)", api, status, hours, ago, str(note), time.time())
+            names = self.names()
+        for name in names:
+            self._play(self.world(name).sandbox, api, status, hours, ago, str(note))
+        return {"worlds": len(names), "api": api, "status": status, "hours": hours}
+
+    @staticmethod
+    def _play(sandbox: Sandbox, api, status, hours, ago, note) -> None:
+        start = sandbox.clock.unix() - int(60 * ago)
+        sandbox.model("utility").add_incident(api, status, start, start + int(3600 * hours), note)
+
+    def _replay_incidents(self, sandbox: Sandbox) -> None:
+        now = time.time()
+        for r in self.registry.all("SELECT * FROM class_incidents ORDER BY id"):
+            if now < r["posted"] + 3600 * r["hours"]:
+                self._play(sandbox, r["api"], r["status"], r["hours"], r["started_minutes_ago"], r["note"])
+
+    # ------------------------------------------------------------------ the city (no token)
+    def _city_sandbox(self) -> Sandbox:
+        return self._city_app()[0]
+
+    def _city_app(self):
+        if self._city is None:
+            with self._lock:
+                if self._city is None:
+                    sandbox = Sandbox(":memory:", **self._options, base_url=self.base_url)
+                    self._city = (sandbox, create_app(sandbox))
+        return self._city
+
+    # ------------------------------------------------------------------ ASGI
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            if scope["type"] == "lifespan":
+                message = await receive()
+                while message["type"] != "lifespan.shutdown":
+                    await send({"type": message["type"] + ".complete"})
+                    message = await receive()
+                await send({"type": "lifespan.shutdown.complete"})
+            return
+        path = scope["path"]
+        if path == "/classroom" or path.startswith("/classroom/"):
+            await self._teacher_api(scope, receive, send)
+            return
+        name, token, source, scope = _credential(scope)
+        if name is None:
+            if path.startswith(PUBLIC_PATHS):
+                await (await asyncio.to_thread(self._city_app) if self._city is None else self._city)[1](
+                    scope, receive, send)
+                return
+            await _unauthorized(send, "this is a class sandbox: every request needs the student's name and token. "
+                                      f"In a notebook set {'TOOLKIT_CLASSROOM_URL'}, TOOLKIT_CLASSROOM_TOKEN and "
+                                      "JUPYTERHUB_USER (or call toolkit.connect(classroom=URL, student=NAME, "
+                                      f"token=TOKEN)); other clients send the header {HEADER}: NAME:TOKEN. The "
+                                      "teacher prints a token with `toolkit classroom token NAME --secret-file F`.")
+            return
+        if not self.check(name, token):
+            await _unauthorized(send, f"wrong token for student {name[:64]!r}: ask the teacher for yours "
+                                      "(`toolkit classroom token NAME --secret-file F`) and set it as "
+                                      "TOOLKIT_CLASSROOM_TOKEN or connect(token=...)")
+            return
+        world = self._worlds.get(name)
+        if world is None:
+            world = await asyncio.to_thread(self.world, name)
+        world.calls += 1
+        world.last_activity = time.time()
+        host = _host(scope)
+        if host is not None and host != world.host:
+            world.host = host
+            world.sandbox.base_url = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}"
+        if time.monotonic() - self._flushed > FLUSH_EVERY:
+            self.flush()
+        if source == "query":
+            send = _with_cookie(send, name, token)
+        await world.app(scope, receive, send)
+
+    async def _teacher_api(self, scope, receive, send) -> None:
+        path, method = scope["path"], scope["method"]
+        if path == "/classroom/health":
+            await _json(send, 200, {"ok": True, "worlds": len(self._worlds)})
+            return
+        given = next((v for k, v in scope["headers"] if k == _TEACHER), b"")
+        if not hmac.compare_digest(given, self._teacher.encode()):
+            await _unauthorized(send, f"the teacher's calls need the header {TEACHER_HEADER} (toolkit.classroom."
+                                      "Teacher(url, secret) or `toolkit classroom worlds --url URL --secret-file F` "
+                                      "send it)")
+            return
+        try:
+            if path == "/classroom/worlds" and method == "GET":
+                rows = await asyncio.to_thread(self.worlds)
+                await _json(send, 200, {"worlds": rows})
+            elif path.startswith("/classroom/worlds/") and path.endswith("/reset") and method == "POST":
+                name = unquote(path[len("/classroom/worlds/"):-len("/reset")])
+                if not NAME_RE.fullmatch(name):
+                    raise ClassroomError(f"not a student name: {name[:64]!r}")
+                world = await asyncio.to_thread(self.reset, name)
+                await _json(send, 200, {"student": name, "reset": world is not None})
+            elif path == "/classroom/incidents" and method == "POST":
+                body = await _read_json(receive)
+                kw = {k: body[k] for k in ("hours", "started_minutes_ago", "note") if k in body}
+                answer = await asyncio.to_thread(self.incident, str(body.get("api", "")),
+                                                 str(body.get("status", "RED")), **kw)
+                await _json(send, 200, answer)
+            else:
+                await _json(send, 404, {"msg": f"no such teacher call: {method} {path[:80]}", "code": -404})
+        except (ClassroomError, ValueError, TypeError) as exc:
+            await _json(send, 400, {"msg": str(exc), "code": -2})
+
+    def close(self) -> None:
+        """Stop every world's webhook worker and write the activity to the registry."""
+        try:
+            self.flush()
+        except Exception:  # noqa: BLE001 — a closed registry: nothing left to write
+            pass
+        for world in list(self._worlds.values()):
+            world.sandbox.model("events").stop()
+        if self._city is not None:
+            self._city[0].model("events").stop()
+
+
+def _credential(scope):
+    """``(name, token, source, scope)`` of a request (source: header, query or cookie; name None when absent),
+    the scope without the classroom's header, query parameter and cookie."""
+    headers = scope["headers"]
+    value = source = None
+    kept = []
+    cookie_value = None
+    for key, raw in headers:
+        if key == _HEADER:
+            value, source = raw.decode("latin-1"), "header"
+            continue
+        if key == b"cookie" and (COOKIE + "=").encode() in raw:
+            parts = [p.strip() for p in raw.decode("latin-1").split(";")]
+            mine = [p for p in parts if p.startswith(COOKIE + "=")]
+            cookie_value = unquote(mine[-1][len(COOKIE) + 1:]) if mine else None
+            rest = "; ".join(p for p in parts if not p.startswith(COOKIE + "="))
+            if rest:
+                kept.append((key, rest.encode("latin-1")))
+            continue
+        kept.append((key, raw))
+    query = scope.get("query_string", b"")
+    new_query = query
+    if (QUERY + "=").encode() in query:
+        pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
+        mine = [v for k, v in pairs if k == QUERY]
+        if mine and value is None:
+            value, source = mine[-1], "query"
+        new_query = urlencode([(k, v) for k, v in pairs if k != QUERY]).encode("latin-1")
+    if value is None and cookie_value is not None:
+        value, source = cookie_value, "cookie"
+    if len(kept) != len(headers) or new_query != query:
+        scope = {**scope, "headers": kept, "query_string": new_query}
+    if value is None:
+        return None, None, None, scope
+    encoded, _, token = value.rpartition(":")
+    return unquote(encoded), token, source, scope
+
+
+def _host(scope) -> bytes | None:
+    for key, value in scope["headers"]:
+        if key == b"host":
+            return value if len(value) <= 255 and _HOST_RE.fullmatch(value) else None
+    return None
+
+
+def _with_cookie(send, name: str, token: str):
+    from urllib.parse import quote
+
+    cookie = (f"{COOKIE}={quote(quote(name, safe='') + ':' + token, safe='')}; Path=/; HttpOnly; SameSite=Lax"
+              ).encode("latin-1")
+
+    async def sending(message):
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), (b"set-cookie", cookie)]}
+        await send(message)
+    return sending
+
+
+async def _json(send, status: int, payload, headers=()) -> None:
+    body = json.dumps(payload, ensure_ascii=False).encode("utf-8")
+    await send({"type": "http.response.start", "status": status,
+                "headers": [(b"content-type", b"application/json;charset=UTF-8"),
+                            (b"content-length", str(len(body)).encode()), *headers]})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _unauthorized(send, msg: str) -> None:
+    await _json(send, 401, {"msg": msg, "code": -401}, [(b"www-authenticate", b'Classroom realm="toolkit"')])
+
+
+async def _read_json(receive, limit: int = 65536) -> dict:
+    chunks, size = [], 0
+    while True:
+        message = await receive()
+        chunk = message.get("body", b"")
+        size += len(chunk)
+        if size > limit:
+            raise ClassroomError(f"body over {limit} bytes")
+        chunks.append(chunk)
+        if not message.get("more_body"):
+            break
+    raw = b"".join(chunks) or b"{}"
+    try:
+        body = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise ClassroomError("the body is not JSON") from None
+    if not isinstance(body, dict):
+        raise ClassroomError("the body must be a JSON object")
+    return body
+
+
+class ClassroomServer(LoopbackServer):
+    """A :class:`Classroom` served by uvicorn (a daemon thread with :meth:`start`, the calling thread with
+    :meth:`serve_forever`). ``host`` other than loopback (e.g. ``0.0.0.0`` in a cluster's pod) must be asked for
+    explicitly; every request but the city's tiles needs a token anyway.
+
+    >>> with ClassroomServer("a-class-secret-of-32-characters!") as server:     # doctest: +SKIP
+    ...     print(server.base_url)
+    """
+
+    loopback_only = False
+
+    def __init__(self, secret: "str | Secret", port: int = 0, db: str | None = None, *, host: str = "127.0.0.1",
+                 **options):
+        self.classroom = Classroom(secret, db, **options)
+        super().__init__(self.classroom, port, name="toolkit-classroom", host=host)
+
+    def _prepare(self):
+        server = super()._prepare()
+        if self.classroom.base_url is None:
+            self.classroom.base_url = self.base_url
+        return server
+
+    def stop(self) -> None:
+        super().stop()
+        self.classroom.close()
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.stop()
