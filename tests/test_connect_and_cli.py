@@ -58,7 +58,8 @@ def test_incomplete_environment_is_a_clear_error(monkeypatch):
     monkeypatch.setenv("TOOLKIT_AUTH_URL", "http://127.0.0.1:9/auth")
     for name in ("API", "LOCAL", "NAVI", "STATUS"):
         monkeypatch.delenv(f"TOOLKIT_{name}_URL", raising=False)
-    with pytest.raises(ValueError, match="TOOLKIT_API_URL"):
+    with pytest.raises(ConfigurationError, match=r"TOOLKIT_AUTH_URL is set but TOOLKIT_API_URL, TOOLKIT_LOCAL_URL, "
+                                                 r"TOOLKIT_NAVI_URL, TOOLKIT_STATUS_URL are missing"):
         toolkit.connect()
 
 

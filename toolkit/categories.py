@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from .errors import ParameterError
+from .errors import ParameterError, suggest
 
 __all__ = ["CATEGORIES", "Category", "category_code"]
 
@@ -43,9 +43,22 @@ CATEGORIES: dict[str, Category] = {
 
 
 def category_code(value, name: str = "category_group_code") -> str:
-    """The category group code ``value`` in upper case, or a :class:`ParameterError` listing every code."""
+    """The category group code ``value`` in upper case, or a :class:`ParameterError` naming the value, the
+    nearest code (a code one character off, or the code of a name: ``"cafe"``, ``"카페"``) and every code.
+
+    >>> category_code("CE8")
+    Traceback (most recent call last):
+    ...
+    toolkit.errors.ParameterError: category_group_code='CE8': 'CE8' is not a category group code; did you mean 'CE7' (cafe)? Valid: MT1 supermarket, CS2 convenience store, PS3 daycare or kindergarten, SC4 school, AC5 private learning institute, PK6 parking lot, OL7 gas or charging station, SW8 subway station, BK9 bank, CT1 cultural facility, AG2 real estate agency, PO3 public institution, AT4 attraction, AD5 accommodation, FD6 restaurant, CE7 cafe, HP8 hospital, PM9 pharmacy
+    """
     code = value.strip().upper() if isinstance(value, str) else value
     if code not in CATEGORIES:
         listed = ", ".join(f"{c} {n.en}" for c, n in CATEGORIES.items())
-        raise ParameterError(name, f"must be a category group code: {listed}", value)
+        by_name = {n: c for c, cat in CATEGORIES.items() for n in (cat.en, cat.ko, *cat.ko.split(", "),
+                                                                     *cat.en.split(" or "))}
+        text = str(value).strip().lower() if value is not None else ""
+        near = by_name.get(text) or (suggest(text, CATEGORIES) if text else None) or \
+            (by_name.get(suggest(text, by_name)) if text else None)
+        mean = f"; did you mean {near!r} ({CATEGORIES[near].en})?" if near else "."
+        raise ParameterError(name, f"{str(value)!r} is not a category group code{mean} Valid: {listed}", value)
     return code

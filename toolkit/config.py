@@ -139,7 +139,11 @@ class Config:
             return None
         missing = [f"TOOLKIT_{n.upper()}_URL" for n, v in urls.items() if not v]
         if missing:
-            raise ValueError("incomplete configuration: set all five base URLs; missing " + ", ".join(missing))
+            given = [f"TOOLKIT_{n.upper()}_URL" for n, v in urls.items() if v]
+            raise ConfigurationError(
+                f"incomplete configuration: {', '.join(given)} {'is' if len(given) == 1 else 'are'} set but "
+                f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing; set all five base URLs for "
+                "a real service, or none of them for the embedded sandbox")
         creds = Credentials(
             rest_api_key=env.get("TOOLKIT_REST_API_KEY") or None,
             admin_key=env.get("TOOLKIT_ADMIN_KEY") or None,

@@ -27,7 +27,7 @@ __all__ = [
     "PermissionDeniedError", "NotFoundError", "OAuthError", "TokenRateLimited", "RedirectError",
     "WebhookValidationError", "TransportError", "RetryBudgetExceeded", "error_from_response", "redirect_error",
     "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS", "ToolkitWarning", "TruncatedWarning",
-    "OutsideSandboxCityWarning", "warn_truncated", "suggest", "closed_set_error",
+    "OutsideSandboxCityWarning", "warn_truncated", "suggest", "closed_set_error", "transport_hint",
 ]
 
 AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
@@ -250,12 +250,34 @@ class WebhookValidationError(_HttpError):
 
 
 class TransportError(ToolkitError):
-    """The service could not be reached or did not answer in time (after any safe retries)."""
+    """The service could not be reached or did not answer in time (after any safe retries). ``hint`` says what
+    to check: for a sandbox, whether it still runs; for a real service, the base URL, the network, ``timeout=``.
 
-    def __init__(self, message: str, endpoint: str | None = None, attempts: int = 1):
-        self.endpoint, self.attempts = endpoint, attempts
+    >>> str(TransportError("could not reach the service", "status.current", 4, hint="check the network"))
+    'could not reach the service [status.current] after 4 attempt(s) — hint: check the network'
+    """
+
+    def __init__(self, message: str, endpoint: str | None = None, attempts: int = 1, hint: str = ""):
+        self.endpoint, self.attempts, self.hint = endpoint, attempts, hint
         where = f" [{endpoint}]" if endpoint else ""
-        super().__init__(f"{message}{where} after {attempts} attempt(s)")
+        text = f"{message}{where} after {attempts} attempt(s)"
+        super().__init__(f"{text} — hint: {hint}" if hint else text)
+
+
+def transport_hint(base_url: str, sandbox: bool, timed_out: bool = False) -> str:
+    """What to check when ``base_url`` could not be reached: a sandbox (``sandbox=True``) or a real service.
+
+    >>> transport_hint("http://127.0.0.1:8000", True)[:47]
+    'is the sandbox at http://127.0.0.1:8000 running'
+    """
+    if sandbox:
+        return (f"is the sandbox at {base_url} running? A sandbox started by a notebook's toolkit.connect() stops "
+                "with its kernel, and `toolkit sandbox` with its terminal: toolkit.connect() starts a new one "
+                "(connect(shared=True) binds to the lab's, TOOLKIT_SANDBOX_URL)")
+    slow = "; the service was slow: raise timeout= / total_timeout= of connect()" if timed_out else \
+        "; timeout= / total_timeout= of connect() bound each call"
+    return (f"check the base URL ({base_url}: connect()'s hosts or the TOOLKIT_*_URL variables), the network "
+            f"(proxy, firewall, DNS){slow}")
 
 
 class RetryBudgetExceeded(TransportError):
@@ -332,7 +354,7 @@ def closed_set_error(name: str, value, valid, what: str | None = None) -> "Param
     near = suggest(value, valid)
     valid = [str(v) for v in valid]
     shown = ", ".join(valid) if len(valid) <= 40 else ", ".join(valid[:40]) + f", … ({len(valid)} in all)"
-    mean = f"; did you mean {near!r}?" if near is not None else ";"
+    mean = f"; did you mean {near!r}?" if near is not None else "."
     return ParameterError(name, f"{str(value)!r} is not {what or 'valid'}{mean} Valid: {shown}", value)
 
 

@@ -32,7 +32,7 @@ import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Callable, Generator, Iterable, Mapping
-from urllib.parse import urlencode
+from urllib.parse import urlencode, urlsplit
 
 import httpx
 import orjson
@@ -40,8 +40,9 @@ import tenacity
 from tenacity import retry_if_exception, stop_after_attempt, stop_before_delay, wait_random_exponential
 
 from ._version import __version__
-from .config import Config
-from .errors import ParameterError, RetryBudgetExceeded, ToolkitError, TransportError, error_from_response
+from .config import Config, Hosts
+from .errors import (ParameterError, RetryBudgetExceeded, ToolkitError, TransportError, error_from_response,
+                     transport_hint)
 from .secrets import Secret, reveal
 
 __all__ = [
@@ -566,13 +567,26 @@ class RequestCore:
             return err
         if isinstance(exc, RetryBudgetExceeded):
             return RetryBudgetExceeded(f"gave up: total time cap of {self.config.total_timeout:g}s reached",
-                                       call.label, attempts)
+                                       call.label, attempts, hint=self._transport_hint(call, True))
         if isinstance(exc, httpx.TimeoutException):
             return TransportError(f"timed out ({type(exc).__name__}, {self.config.timeout:g}s per attempt)",
-                                  call.label, attempts)
+                                  call.label, attempts, hint=self._transport_hint(call, True))
         if isinstance(exc, httpx.HTTPError):
-            return TransportError(f"could not reach the service: {type(exc).__name__}: {exc}", call.label, attempts)
+            return TransportError(f"could not reach the service: {type(exc).__name__}: {exc}", call.label, attempts,
+                                  hint=self._transport_hint(call, False))
         raise exc
+
+    def _transport_hint(self, call: Call, timed_out: bool) -> str:
+        """The hint of a transport failure: hosts laid out as the sandbox lays them out (one loopback origin,
+        ``/auth`` … ``/status``) are a sandbox; anything else is a real service."""
+        hosts = self.config.hosts
+        base = getattr(call, "base", None) or hosts.auth.rsplit("/", 1)[0]
+        origin = hosts.auth[: -len("/auth")] if hosts.auth.endswith("/auth") else None
+        sandbox = origin is not None and hosts == Hosts.on_one_port(origin) and \
+            (urlsplit(origin).hostname or "") in ("127.0.0.1", "localhost", "::1")
+        if not sandbox:
+            base = getattr(hosts, call.host, base) if getattr(call, "base", None) is None else base
+        return transport_hint(origin if sandbox else base, sandbox, timed_out)
 
     def _log_attempt(self, call: Call, outcome: int | str, started: float | None = None,
                      response: httpx.Response | None = None):

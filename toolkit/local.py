@@ -24,7 +24,7 @@ from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
 from .categories import CATEGORIES, category_code
 from .coords import lonlat, number
-from .errors import ParameterError, warn_truncated
+from .errors import ParameterError, suggest, warn_truncated
 from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
@@ -88,7 +88,9 @@ def _point(x, y, input_coord: str = "WGS84") -> dict:
 def _choice(name: str, value, choices: Iterable[str]) -> str:
     choices = tuple(choices)
     if value not in choices:
-        raise ParameterError(name, f"must be one of {', '.join(choices)}", value)
+        near = suggest(value, choices) if isinstance(value, str) else None
+        mean = f" (did you mean {near!r}?)" if near is not None else ""
+        raise ParameterError(name, f"must be one of {', '.join(choices)}{mean}", value)
     return value
 
 

@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from .area import Area, Call, endpoint
 from .coords import lonlat
-from .errors import ParameterError
+from .errors import ParameterError, suggest
 from .mapassets import tiles_for
 from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
 
@@ -97,7 +97,9 @@ def _avoid(avoid: str | Iterable[str] | None) -> list[str]:
 
 def _choice(value, name: str, choices) -> str:
     if value is None or str(value).upper() not in choices:
-        raise ParameterError(name, f"must be one of {', '.join(choices)}", value)
+        near = suggest(value, choices) if isinstance(value, str) else None
+        mean = f" (did you mean {near!r}?)" if near is not None else ""
+        raise ParameterError(name, f"must be one of {', '.join(choices)}{mean}", value)
     return str(value).upper()
 
 

@@ -43,6 +43,7 @@ from .area import WRAPPED, Area, Call, endpoint
 from .authpages import code_from_redirect, drive_pages  # noqa: F401  (shared with the business area)
 from .errors import ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
+from .scopes import check_scopes
 from .secrets import Claims, Secret, reveal
 
 __all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "LoopbackServer", "pkce_pair", "PROMPTS",
@@ -280,7 +281,8 @@ class OAuthArea(Area):
         req_nonce = nonce or secrets.token_urlsafe(16)
         uri = self._redirect_uri(redirect_uri)
         params = {"client_id": self._client_id(), "redirect_uri": uri, "response_type": "code",
-                  "scope": ",".join(_list(scope, "scope")) if scope is not None else None,
+                  "scope": ",".join(check_scopes(_list(scope, "scope"), "scopes"))
+                           if scope is not None else None,
                   "prompt": ",".join(prompts) if prompts else None, "login_hint": login_hint,
                   "service_terms": ",".join(_list(service_terms, "service_terms")) if service_terms else None,
                   "state": req_state, "nonce": req_nonce, "code_challenge": challenge,

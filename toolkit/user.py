@@ -16,7 +16,8 @@ import json
 from typing import Any, Callable, Iterable, Mapping
 
 from .area import Area, Call, endpoint
-from .errors import ParameterError, warn_truncated
+from .errors import InvalidArgumentError, ParameterError, warn_truncated
+from .scopes import check_scopes
 from .http import Auth
 
 __all__ = ["UserArea", "SCOPE_COLUMNS", "TERM_COLUMNS", "ADDRESS_COLUMNS"]
@@ -165,7 +166,8 @@ class UserArea(Area):
 
         >>> tk.user.scopes(target_id=4100000001)   # doctest: +SKIP
         """
-        params = {"scopes": _ids(scopes, "scopes")}
+        ids = _ids(scopes, "scopes")
+        params = {"scopes": check_scopes(ids) if ids else ids}
         return (yield from self._flow(target_id, lambda a: Call("GET", "api", "/v2/user/scopes", a, params=params,
                                                                 parse=self._scopes_parse(raw), name="user.scopes")))
 
@@ -188,10 +190,16 @@ class UserArea(Area):
 
         >>> tk.user.revoke_scopes(["friends"])   # doctest: +SKIP
         """
-        data = {"scopes": _ids(scopes, "scopes", required=True)}
-        return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/scopes", a,
-                                                                data=data, parse=self._scopes_parse(raw),
-                                                                name="user.revoke_scopes")))
+        ids = check_scopes(_ids(scopes, "scopes", required=True))
+        data = {"scopes": ids}
+        try:
+            return (yield from self._flow(target_id, lambda a: Call("POST", "api", "/v2/user/revoke/scopes", a,
+                                                                    data=data, parse=self._scopes_parse(raw),
+                                                                    name="user.revoke_scopes")))
+        except InvalidArgumentError as exc:   # -2: none matched; say which ids were sent
+            raise type(exc)(exc.code, f"{exc.msg}; sent scopes={','.join(ids)!r} (check them against "
+                            "tk.user.scopes(): the app's consent items and the user's agreed ones)", exc.status,
+                            exc.endpoint, exc.body, exc.headers, exc.auth) from None
 
     # ------------------------------------------------------------------ service terms
     @endpoint("GET", "api", "/v2/user/service_terms")

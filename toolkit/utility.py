@@ -13,7 +13,7 @@ from datetime import date, datetime, timedelta
 from typing import Iterable
 
 from .area import Area, Call, endpoint
-from .errors import ParameterError
+from .errors import ParameterError, closed_set_error, suggest
 from .http import NO_AUTH
 
 __all__ = ["StatusArea", "SystemArea", "StatusWarning", "PRODUCTS", "STATUS_ORDER"]
@@ -35,6 +35,10 @@ def _ids(value: str | Iterable[str] | None, name: str) -> str | None:
     items = [part.strip() for item in items for part in str(item).split(",") if part.strip()]
     if not items:
         raise ParameterError(name, "give at least one id, or None for all")
+    if name == "product":   # a near miss of a known product is a typo; another id goes on (the service warns)
+        for item in items:
+            if item not in PRODUCTS and suggest(item, PRODUCTS) is not None:
+                raise closed_set_error(name, item, PRODUCTS, "a product id")
     return ",".join(items)
 
 
@@ -59,7 +63,8 @@ def _rows(statuses: list[dict]) -> list[dict]:
 def _warn(warning: dict | None):
     if warning:
         parts = [f"{k}: {', '.join(v)}" for k, v in warning.items()]
-        warnings.warn("the status API ignored " + "; ".join(parts), StatusWarning, stacklevel=4)
+        known = f" (product ids: {', '.join(PRODUCTS)})" if "invalidProduct" in warning else ""
+        warnings.warn("the status API ignored " + "; ".join(parts) + known, StatusWarning, stacklevel=4)
 
 
 def _as_date(value, name: str) -> str | None:

@@ -324,7 +324,8 @@ class Model:
         states = {s["id"]: s for s in self.scope_states(app_id, user_id)}
         matched = [s for s in scopes if s in states]
         if not matched:
-            raise api_error(400, -2, "none of the scope ids matches a scope of the app or the user")
+            shown = ", ".join(scopes)[:200]
+            raise api_error(400, -2, f"none of the scope ids matches a scope of the app or the user: {shown}")
         blocked = [s for s in matched if states[s]["agreed"] and not states[s].get("revocable")]
         if blocked:
             raise api_error(403, -3, f"not revocable: {', '.join(blocked)}")

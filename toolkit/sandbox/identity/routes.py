@@ -112,7 +112,11 @@ def _check(req: _Req) -> Response | None:
         return req.fail("invalid_request", "code_challenge_method must be S256")
     unknown = [s for s in req.scopes if s not in SCOPES]
     if unknown:
-        return req.fail("invalid_scope", f"unknown scope ids: {', '.join(unknown)}")
+        import difflib
+
+        near = difflib.get_close_matches(unknown[0], list(SCOPES), n=1)
+        mean = f" (did you mean {near[0]}?)" if near else ""
+        return req.fail("invalid_scope", f"unknown scope ids: {', '.join(unknown)[:200]}{mean}")
     return None
 
 
