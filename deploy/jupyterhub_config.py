@@ -1,0 +1,105 @@
+"""JupyterHub configuration for a class: the class sandbox as a hub-managed service, a world per student.
+
+Put this file where your hub reads its configuration (The Littlest JupyterHub:
+``/opt/tljh/config/jupyterhub_config.d/toolkit_classroom.py``, then ``sudo tljh-config reload hub``; a plain
+JupyterHub: ``jupyterhub -f deploy/jupyterhub_config.py``, or ``load_subconfig("...")`` from your own file).
+See deploy/README.md.
+
+What it does:
+
+* runs ``toolkit classroom --port PORT --secret-file SECRET_FILE [--db DB]`` as the hub-managed service
+  ``toolkit-classroom`` on ``http://127.0.0.1:PORT``; the hub starts it with the hub and stops it with the hub;
+* gives every single-user server ``TOOLKIT_CLASSROOM_URL`` and ``TOOLKIT_CLASSROOM_TOKEN`` (the student's token,
+  derived from the class secret and the user's name when the server is spawned); JupyterHub itself sets
+  ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world.
+
+With ``TOOLKIT_CLASSROOM_URLS`` (several class sandboxes run elsewhere, sharing one class secret) no service is
+started here and each student is assigned one of those URLs by name (rendezvous hashing: stable, and adding a
+sandbox moves only the students it takes over). See "Past one machine" in deploy/README.md.
+
+Settings, read from the hub's environment (the defaults suit The Littlest JupyterHub):
+
+=================================  ==========================================================================
+``TOOLKIT_CLASSROOM_SECRET_FILE``  the class secret (created by the class sandbox when missing); keep it
+                                   readable by the hub's user only: it mints every student's token
+                                   (default ``/srv/toolkit-classroom/class.secret``)
+``TOOLKIT_CLASSROOM_PORT``         the class sandbox's port on 127.0.0.1 (default 8765)
+``TOOLKIT_CLASSROOM_DB``           SQLite file keeping the worlds across restarts (default
+                                   ``/srv/toolkit-classroom/worlds.sqlite``; empty: worlds in memory only)
+``TOOLKIT_CLASSROOM_TOOLKIT``      the ``toolkit`` command of the users' environment (default: TLJH's
+                                   ``/opt/tljh/user/bin/toolkit`` where it exists, else ``toolkit`` on PATH)
+``TOOLKIT_CLASSROOM_URLS``         several class sandboxes, comma-separated (no managed service then)
+=================================  ==========================================================================
+
+The hub computes tokens with ``toolkit.classroom.student_token`` when toolkit is importable in the hub's own
+Python, else by running ``toolkit classroom token NAME --secret-file F`` of the users' environment (TLJH keeps
+the hub and the users in two environments; toolkit need only be installed in the users' one).
+"""
+import hashlib
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+c = get_config()  # noqa: F821 (JupyterHub's config loader provides get_config)
+
+SECRET_FILE = os.environ.get("TOOLKIT_CLASSROOM_SECRET_FILE", "/srv/toolkit-classroom/class.secret")
+PORT = int(os.environ.get("TOOLKIT_CLASSROOM_PORT", "8765"))
+DB = os.environ.get("TOOLKIT_CLASSROOM_DB", "/srv/toolkit-classroom/worlds.sqlite")
+TOOLKIT = (os.environ.get("TOOLKIT_CLASSROOM_TOOLKIT")
+           or next((p for p in ("/opt/tljh/user/bin/toolkit",) if os.access(p, os.X_OK)), None)
+           or shutil.which("toolkit") or "toolkit")
+URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_URLS", "").split(",") if u.strip()]
+
+
+def sandbox_for(name: str, urls: list[str]) -> str:
+    """The class sandbox a student is assigned: the URL with the highest hash of (URL, name). Stable across
+    restarts and hubs; adding a sandbox moves only the students it wins, removing one only its own."""
+    return max(urls, key=lambda url: hashlib.sha256(f"{url}\n{name}".encode()).digest())
+
+
+def _secret_dir() -> None:
+    folder = Path(SECRET_FILE).parent
+    folder.mkdir(parents=True, exist_ok=True)
+    os.chmod(folder, 0o700)          # the class secret and the worlds are the hub's, never a student's
+
+
+_secret = None
+
+
+def student_token(name: str) -> str:
+    """The student's token, computed by the hub at spawn time (the class secret never leaves the hub)."""
+    global _secret
+    try:
+        from toolkit.classroom import read_secret, student_token as derive
+    except ImportError:              # toolkit lives only in the users' environment (TLJH): ask its CLI
+        out = subprocess.run([TOOLKIT, "classroom", "token", name, "--secret-file", SECRET_FILE],
+                             capture_output=True, text=True, timeout=60, check=True)
+        return out.stdout.strip().splitlines()[-1].strip()
+    if _secret is None:
+        _secret = read_secret(SECRET_FILE, create=True)
+    return derive(_secret, name)
+
+
+if URLS:
+    def _url(spawner) -> str:
+        return sandbox_for(spawner.user.name, URLS)
+else:
+    _secret_dir()
+    command = [TOOLKIT, "classroom", "--port", str(PORT), "--secret-file", SECRET_FILE]
+    if DB:
+        command += ["--db", DB]
+    c.JupyterHub.services.append({
+        "name": "toolkit-classroom",
+        "url": f"http://127.0.0.1:{PORT}",
+        "command": command,
+        "environment": {"PYTHONUNBUFFERED": "1"},
+    })
+
+    def _url(spawner) -> str:
+        return f"http://127.0.0.1:{PORT}"
+
+c.Spawner.environment.update({
+    "TOOLKIT_CLASSROOM_URL": _url,
+    "TOOLKIT_CLASSROOM_TOKEN": lambda spawner: student_token(spawner.user.name),
+})

@@ -1,0 +1,308 @@
+"""A real JupyterHub on loopback running the class sandbox as the hub-managed service of
+``deploy/jupyterhub_config.py``: three users, their servers started through the hub's REST API, a walkthrough
+executed in each user's kernel through the hub's proxy, and each user sees only their own world.
+
+The hub (PyPI ``jupyterhub``) runs with its dummy authenticator and ``SimpleLocalProcessSpawner`` (single-user
+servers as local processes of this user, ``--allow-root`` where we are root); its proxy is npm's
+``configurable-http-proxy``, found on PATH, at ``$TOOLKIT_CHP``, or where ``.ci/run`` installs it
+(``~/.cache/toolkit-ci/configurable-http-proxy``); without it the test is skipped with a message.
+
+Everything lives in one temporary folder (the hub's database, cookie secret, the class secret, the class
+sandbox's worlds, the users' homes and Jupyter folders) and every process started here is stopped at the end.
+The path of a student is the real one: the hub's API starts the server, a token of that user (made by the hub)
+opens a kernel with ``POST /user/NAME/api/kernels`` and runs cells over ``/api/kernels/ID/channels``, a
+websocket through the proxy. The kernel's ``toolkit.connect()`` reads only the environment the hub
+configuration gave it.
+"""
+from __future__ import annotations
+
+import concurrent.futures
+import json
+import os
+import secrets
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+import uuid
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DEPLOY_CONFIG = ROOT / "deploy" / "jupyterhub_config.py"
+USERS = ("ada", "grace", "linus")
+CHP_CACHE = Path.home() / ".cache" / "toolkit-ci" / "configurable-http-proxy"
+
+
+def find_chp() -> str | None:
+    """configurable-http-proxy: ``$TOOLKIT_CHP``, PATH, or the folder ``.ci/run`` installs it into."""
+    for candidate in (os.environ.get("TOOLKIT_CHP"), shutil.which("configurable-http-proxy"),
+                      str(CHP_CACHE / "node_modules" / ".bin" / "configurable-http-proxy")):
+        if candidate and os.access(candidate, os.X_OK):
+            return candidate
+    return None
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def api(url: str, token: str, method: str = "GET", body=None, timeout: float = 30):
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(url, data=data, method=method,
+                                 headers={"Authorization": f"token {token}", "Content-Type": "application/json"})
+    with urllib.request.urlopen(req, timeout=timeout) as answer:
+        raw = answer.read()
+        return answer.status, (json.loads(raw) if raw.strip() else None)
+
+
+def wait_http(url: str, timeout: float, what: str, proc: subprocess.Popen | None = None) -> None:
+    """Until ``url`` answers 2xx (the hub's proxy answers 404 until the hub has added its route)."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            raise AssertionError(f"{what} exited with code {proc.returncode}")
+        try:
+            urllib.request.urlopen(url, timeout=2).close()
+            return
+        except OSError:
+            time.sleep(0.2)
+    raise AssertionError(f"{what} did not answer at {url} within {timeout:.0f} s")
+
+
+# ----------------------------------------------------------------------------------------- kernel over websocket
+class KernelSession:
+    """One kernel of a user's single-user server, reached through the hub's proxy with that user's token."""
+
+    def __init__(self, base: str, user: str, token: str):
+        import websocket   # websocket-client (a dependency of jupyter_server)
+
+        self.user = user
+        self.headers = [f"Authorization: token {token}"]
+        status, kernel = api(f"{base}/user/{user}/api/kernels", token, "POST", {"name": "python3"})
+        assert status == 201, (status, kernel)
+        self.kernel_id = kernel["id"]
+        ws_url = base.replace("http://", "ws://") + f"/user/{user}/api/kernels/{self.kernel_id}/channels"
+        self.ws = websocket.create_connection(ws_url, header=self.headers, timeout=120)
+        self.session = uuid.uuid4().hex
+
+    def execute(self, code: str, timeout: float = 120) -> dict:
+        """Run ``code``; returns its stdout text, execute_result and error (None when it ran clean)."""
+        msg_id = uuid.uuid4().hex
+        self.ws.send(json.dumps({
+            "header": {"msg_id": msg_id, "username": self.user, "session": self.session, "date": "",
+                       "msg_type": "execute_request", "version": "5.3"},
+            "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
+            "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
+                        "allow_stdin": False, "stop_on_error": True}}))
+        out = {"stdout": "", "result": None, "error": None}
+        replied = idle = False
+        deadline = time.monotonic() + timeout
+        while not (replied and idle):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{self.user}: no answer within {timeout:.0f} s to {code[:60]!r}")
+            msg = json.loads(self.ws.recv())
+            if msg.get("parent_header", {}).get("msg_id") != msg_id:
+                continue
+            kind, content = msg["msg_type"], msg["content"]
+            if msg["channel"] == "shell" and kind == "execute_reply":
+                replied = True
+            elif kind == "status" and content["execution_state"] == "idle":
+                idle = True
+            elif kind == "stream" and content["name"] == "stdout":
+                out["stdout"] += content["text"]
+            elif kind == "execute_result":
+                out["result"] = content["data"].get("text/plain")
+            elif kind == "error":
+                out["error"] = f"{content['ename']}: {content['evalue']}"
+        return out
+
+    def close(self):
+        self.ws.close()
+
+
+def walkthrough_cells() -> list[tuple[str, bool, str | None]]:
+    """The code cells of walkthrough 00 (status, reports, an incident on the sandbox clock), unchanged: each
+    cell's code, whether it is meant to raise (nbval's ``raises-exception`` tag), and the text it printed when
+    its outputs were stored (None when it printed nothing)."""
+    nb = json.loads((ROOT / "notebooks" / "00_quickstart.ipynb").read_text(encoding="utf-8"))
+    cells = []
+    for c in nb["cells"]:
+        if c["cell_type"] == "code":
+            printed = "".join("".join(o["text"]) for o in c.get("outputs", [])
+                              if o["output_type"] == "stream" and o["name"] == "stdout")
+            cells.append(("".join(c["source"]), "raises-exception" in c["metadata"].get("tags", []),
+                          printed or None))
+    return cells
+
+
+ISOLATION_CELL = """
+import json, os, sys
+tk.login_as(4100000001, scopes=["profile", "story_permalink"])
+mine = tk.story.post_note("a note from " + os.environ["JUPYTERHUB_USER"], permission="F")
+stories = tk.story.mystories(expand_media=False)
+print(json.dumps({"user": os.environ["JUPYTERHUB_USER"], "story": mine,
+                  "notes": [s for s in stories["content"].dropna() if s.startswith("a note from ")],
+                  "api": tk.hosts.url("api", ""), "embedded": "toolkit.sandbox.app" in sys.modules}))
+"""
+
+
+def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
+    """Start the user's server through the hub's REST API, then run walkthrough 00 and the isolation cell in a
+    kernel of it with a token of that user."""
+    status, _ = api(f"{hub_api}/users/{user}/server", admin, "POST", {})
+    assert status in (201, 202), status
+    deadline = time.monotonic() + 120
+    while True:
+        _, info = api(f"{hub_api}/users/{user}", admin)
+        server = info.get("servers", {}).get("")
+        if server and server.get("ready"):
+            break
+        assert time.monotonic() < deadline, f"{user}'s server not ready within 120 s: {info}"
+        time.sleep(0.5)
+    _, made = api(f"{hub_api}/users/{user}/tokens", admin, "POST",
+                  {"note": "test kernel", "expires_in": 600, "scopes": [f"access:servers!user={user}"]})
+    kernel = KernelSession(base, user, made["token"])
+    try:
+        for cell, raises, printed in walkthrough_cells():
+            done = kernel.execute(cell)
+            if raises:
+                assert done["error"] is not None, f"{user}: walkthrough 00 cell did not raise:\n{cell}"
+                continue
+            assert done["error"] is None, f"{user}: walkthrough 00 cell failed: {done['error']}\n{cell}"
+            if printed is not None:   # the world is seeded and its clock frozen as the embedded sandbox's
+                assert done["stdout"] == printed, f"{user}: walkthrough 00 printed otherwise than stored:\n{cell}"
+        done = kernel.execute(ISOLATION_CELL)
+        assert done["error"] is None, f"{user}: {done['error']}"
+        return json.loads(done["stdout"].strip().splitlines()[-1])
+    finally:
+        kernel.close()
+
+
+# ----------------------------------------------------------------------------------------- the hub
+@pytest.fixture
+def hub(tmp_path):
+    chp = find_chp()
+    if chp is None:
+        pytest.skip("configurable-http-proxy is not installed (npm install --prefix "
+                    "~/.cache/toolkit-ci/configurable-http-proxy configurable-http-proxy; .ci/run does it)")
+    hub_exe = Path(sys.executable).with_name("jupyterhub")
+    if not hub_exe.exists():
+        pytest.skip("jupyterhub is not installed in this environment (pip install jupyterhub)")
+    ports = {k: free_port() for k in ("proxy", "proxy_api", "hub", "classroom")}
+    admin = secrets.token_hex(32)
+    home = tmp_path / "home"
+    for d in ("home", "jupyter/config", "jupyter/data", "jupyter/runtime", "class"):
+        (tmp_path / d).mkdir(parents=True)
+    bin_dir = Path(sys.executable).parent
+    (tmp_path / "hub_config.py").write_text(f"""
+c = get_config()
+load_subconfig({str(DEPLOY_CONFIG)!r})      # the configuration under test: the class sandbox and the users' env
+c.JupyterHub.ip = "127.0.0.1"
+c.JupyterHub.port = {ports['proxy']}
+c.JupyterHub.hub_ip = "127.0.0.1"
+c.JupyterHub.hub_port = {ports['hub']}
+c.ConfigurableHTTPProxy.api_url = "http://127.0.0.1:{ports['proxy_api']}"
+c.ConfigurableHTTPProxy.command = [{chp!r}]
+c.ConfigurableHTTPProxy.pid_file = {str(tmp_path / 'proxy.pid')!r}
+c.JupyterHub.db_url = "sqlite:///{tmp_path / 'jupyterhub.sqlite'}"
+c.JupyterHub.cookie_secret_file = {str(tmp_path / 'cookie_secret')!r}
+c.JupyterHub.authenticator_class = "dummy"
+c.Authenticator.allow_all = True
+c.JupyterHub.spawner_class = "simple"
+c.SimpleLocalProcessSpawner.home_dir_template = {str(home)!r} + "/{{username}}"
+c.Spawner.cmd = [{str(bin_dir / 'jupyterhub-singleuser')!r}]
+c.Spawner.args = {["--allow-root"] if os.geteuid() == 0 else []!r}
+c.Spawner.ip = "127.0.0.1"
+c.Spawner.start_timeout = 120
+c.Spawner.http_timeout = 120
+c.Spawner.environment.update({{"MPLBACKEND": "module://matplotlib_inline.backend_inline"}})
+c.JupyterHub.services.append({{"name": "test-admin", "api_token": {admin!r}}})
+c.JupyterHub.load_roles = [{{"name": "test-admin", "services": ["test-admin"],
+                             "scopes": ["admin:users", "admin:servers", "tokens", "access:servers"]}}]
+c.JupyterHub.cleanup_servers = True
+""")
+    env = {**{k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "TOOLKIT_", "IPYTHON"))},
+           "HOME": str(tmp_path / "home"), "JUPYTER_CONFIG_DIR": str(tmp_path / "jupyter/config"),
+           "JUPYTER_DATA_DIR": str(tmp_path / "jupyter/data"),
+           "JUPYTER_RUNTIME_DIR": str(tmp_path / "jupyter/runtime"), "PATH": f"{bin_dir}:{os.environ['PATH']}",
+           "TOOLKIT_CLASSROOM_SECRET_FILE": str(tmp_path / "class" / "class.secret"),
+           "TOOLKIT_CLASSROOM_PORT": str(ports["classroom"]),
+           "TOOLKIT_CLASSROOM_DB": str(tmp_path / "class" / "worlds.sqlite"),
+           "TOOLKIT_CLASSROOM_TOOLKIT": str(bin_dir / "toolkit")}
+    log = open(tmp_path / "jupyterhub.log", "wb")
+    proc = subprocess.Popen([str(hub_exe), "-f", str(tmp_path / "hub_config.py")], cwd=tmp_path, env=env,
+                            stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    base = f"http://127.0.0.1:{ports['proxy']}"
+    try:
+        wait_http(f"{base}/hub/api/", 90, "jupyterhub", proc)
+        classroom = f"http://127.0.0.1:{ports['classroom']}"
+        wait_http(classroom + "/classroom/health", 60, "the class sandbox service")
+        yield {"base": base, "api": f"{base}/hub/api", "admin": admin, "classroom": classroom,
+               "secret_file": tmp_path / "class" / "class.secret", "log": tmp_path / "jupyterhub.log",
+               "home": home}
+    finally:
+        # the hub stops its single-user servers, its proxy and the class sandbox on SIGTERM
+        proc.send_signal(signal.SIGTERM)
+        try:
+            proc.wait(timeout=40)
+        except subprocess.TimeoutExpired:
+            pass
+        _kill_leftovers(proc, tmp_path)
+        log.close()
+
+
+def _kill_leftovers(proc: subprocess.Popen, tmp_path: Path) -> None:
+    """Whatever the hub left (its session's processes, the proxy, servers spawned in their own sessions, whose
+    command line names this test's folder) is killed."""
+    import psutil
+
+    mine = []
+    for p in psutil.process_iter(["pid", "cmdline", "environ"]):
+        try:
+            text = " ".join(p.info["cmdline"] or []) + " " + " ".join(
+                f"{k}={v}" for k, v in (p.info["environ"] or {}).items())
+        except (psutil.Error, TypeError):
+            continue
+        if p.pid != os.getpid() and str(tmp_path) in text:
+            mine.append(p)
+    try:
+        os.killpg(proc.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    for p in mine:
+        try:
+            p.kill()
+        except psutil.Error:
+            pass
+    psutil.wait_procs(mine, timeout=10)
+
+
+def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
+    from toolkit.classroom import Teacher, read_secret
+
+    status, _ = api(f"{hub['api']}/users", hub["admin"], "POST", {"usernames": list(USERS)})
+    assert status == 201
+    with concurrent.futures.ThreadPoolExecutor(len(USERS)) as pool:
+        runs = {u: pool.submit(run_student, hub["base"], hub["api"], hub["admin"], u) for u in USERS}
+        seen = {u: f.result(timeout=170) for u, f in runs.items()}
+    for user, got in seen.items():
+        assert got["user"] == user
+        assert got["api"].startswith(hub["classroom"]), "the kernel is not bound to the class sandbox"
+        assert not got["embedded"], "the kernel started an embedded sandbox"
+        assert got["notes"] == [f"a note from {user}"], f"{user} sees {got['notes']}"
+    teacher = Teacher(hub["classroom"], read_secret(hub["secret_file"]))
+    worlds = teacher.worlds()
+    names = sorted(worlds["student"] if hasattr(worlds, "columns") else (w["student"] for w in worlds))
+    assert names == sorted(USERS)
+    # the class secret and the students' tokens never reach the hub's log
+    log = hub["log"].read_text(errors="replace")
+    secret = hub["secret_file"].read_text().strip()
+    assert secret and secret not in log
