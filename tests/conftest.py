@@ -50,3 +50,12 @@ def fresh_tk(fresh_server) -> Client:
 @pytest.fixture
 def app_keys(sandbox_server) -> dict:
     return sandbox_server.app_config()
+
+
+@pytest.fixture(scope="session")
+def installed_toolkit(tmp_path_factory):
+    """toolkit as a user installs it: the wheel of this checkout with ``[lab]`` in a fresh venv (tests/installed.py);
+    built once per session, by the first test that asks."""
+    from tests.installed import build_and_install
+
+    return build_and_install(tmp_path_factory.mktemp("installed"))

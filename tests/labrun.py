@@ -36,9 +36,13 @@ class LabProcess:
     """``toolkit lab --notebooks DIR`` with ``--no-browser --port=N --ServerApp.token=T``; its output goes to
     ``log``. ``.url``, ``.token``, ``.sandbox_url``, ``.jupyter_pid`` once :meth:`start` returned."""
 
-    def __init__(self, notebooks: Path, workdir: Path, startup_timeout: float = 120.0, *,
-                 extra_env: dict | None = None, lab_args: list[str] = ()):
-        self.notebooks, self.workdir, self.startup_timeout = Path(notebooks), Path(workdir), startup_timeout
+    def __init__(self, notebooks: Path | None, workdir: Path, startup_timeout: float = 120.0, *,
+                 extra_env: dict | None = None, lab_args: list[str] = (), command: list[str] | None = None):
+        """``notebooks=None``: no ``--notebooks`` (the lab chooses its folder); ``command``: how to run the
+        toolkit command line (default: this Python's ``-m toolkit.cli``; an installed ``toolkit`` script too)."""
+        self.notebooks = None if notebooks is None else Path(notebooks)
+        self.workdir, self.startup_timeout = Path(workdir), startup_timeout
+        self.command = list(command or [sys.executable, "-m", "toolkit.cli"])
         self.extra_env, self.lab_args = dict(extra_env or {}), list(lab_args)
         self.port, self.token = free_port(), secrets.token_hex(16)
         self.url = f"http://127.0.0.1:{self.port}"
@@ -51,8 +55,12 @@ class LabProcess:
     def start(self) -> "LabProcess":
         self.runtime.mkdir(parents=True, exist_ok=True)
         env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLKIT_")}
-        env.update(JUPYTER_RUNTIME_DIR=str(self.runtime), PYTHONUNBUFFERED="1", **self.extra_env)
-        cmd = [sys.executable, "-m", "toolkit.cli", "lab", "--notebooks", str(self.notebooks), "--",
+        # nothing of the run outside the work folder: trust database, workspaces (which a later lab would restore)
+        env.update(JUPYTER_RUNTIME_DIR=str(self.runtime), PYTHONUNBUFFERED="1",
+                   JUPYTER_DATA_DIR=str(self.workdir / "jupyter-data"),
+                   JUPYTERLAB_WORKSPACES_DIR=str(self.workdir / "workspaces"), **self.extra_env)
+        where = [] if self.notebooks is None else ["--notebooks", str(self.notebooks)]
+        cmd = [*self.command, "lab", *where, "--",
                "--no-browser", f"--port={self.port}", f"--ServerApp.token={self.token}",
                "--ServerApp.port_retries=0", *self.lab_args]
         with self.log.open("wb") as log:   # the child keeps its own copy of the descriptor

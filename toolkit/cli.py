@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
 import signal
 import subprocess
@@ -140,11 +141,52 @@ def lab_settings_dir(where: str | Path) -> Path:
     return target
 
 
-def run_until_signalled(cmd: list[str], env: dict, timeout: float = LAB_STOP_TIMEOUT) -> int:
+_LAB_URL = re.compile(r"http://127\.0\.0\.1:\d+/lab\S*")
+
+
+def _forward(stream, announce: Path | None, settle: float = 0.5) -> None:
+    """Copy JupyterLab's log lines to stderr as they come; once its start-up banner (the lines with the lab's
+    URL) has settled for ``settle`` seconds, print the address to open as the last line, on stdout."""
+    import threading
+
+    found: list[str] = []
+    printed: list[bool] = []
+    pending: list[threading.Timer] = []
+
+    def ready():
+        printed.append(True)
+        print(f"\n  toolkit lab is ready on {announce}\n  (Ctrl-C stops JupyterLab and the sandbox)\n"
+              f"  open: {found[-1]}\n", flush=True)
+
+    for line in iter(stream.readline, ""):
+        sys.stderr.write(line)
+        sys.stderr.flush()
+        url = _LAB_URL.search(line)
+        if url and announce is not None and not printed:
+            found.append(url.group(0))
+            for timer in pending:
+                timer.cancel()
+            pending[:] = [threading.Timer(settle, ready)]
+            pending[0].daemon = True
+            pending[0].start()
+    stream.close()
+
+
+def run_until_signalled(cmd: list[str], env: dict, timeout: float = LAB_STOP_TIMEOUT, *,
+                        announce: Path | None = None) -> int:
     """Run ``cmd`` in its own process group until it exits or this process gets SIGTERM, SIGINT or SIGHUP; then
     ask the group to stop (SIGTERM) and kill it after ``timeout`` seconds. Returns its exit code (0 when
-    stopped by a signal)."""
-    proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    stopped by a signal). With ``announce`` (the folder served), its output passes through this process and the
+    lab's address is printed last once the lab is up."""
+    import threading
+
+    if announce is None:
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True)
+    else:
+        proc = subprocess.Popen(cmd, env=env, start_new_session=True, stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, encoding="utf-8", errors="replace", bufsize=1)
+        threading.Thread(target=_forward, args=(proc.stdout, announce), daemon=True,
+                         name="toolkit-lab-log").start()
     stopping = []
 
     def stop(signum, _frame):
@@ -177,8 +219,15 @@ def _signal_group(proc: subprocess.Popen, sig) -> None:
 
 LAB_FONT_CSS = """/* toolkit lab: Hangul with the bundled NanumGothic on machines without a CJK font (:root:root wins over
    the theme's :root, loaded later) */
-@font-face{font-family:'NanumGothic';src:url('NanumGothic.ttf') format('truetype');font-weight:normal}
-@font-face{font-family:'NanumGothic';src:url('NanumGothicBold.ttf') format('truetype');font-weight:bold}
+@font-face{font-family:'NanumGothic';src:url('NanumGothic.ttf') format('truetype');font-weight:normal;
+  font-display:block}
+@font-face{font-family:'NanumGothic';src:url('NanumGothicBold.ttf') format('truetype');font-weight:bold;
+  font-display:block}
+/* load both faces with the page, before any output draws (a font is otherwise fetched when the first Hangul
+   needs it, and that first text could be laid out with boxes) */
+body::before{content:'한글';font-family:'NanumGothic';position:absolute;left:-9999px;top:0;visibility:hidden}
+body::after{content:'한글';font-family:'NanumGothic';font-weight:bold;position:absolute;left:-9999px;top:0;
+  visibility:hidden}
 :root:root{
   --jp-ui-font-family:system-ui,-apple-system,blinkmacsystemfont,'Segoe UI',helvetica,arial,'NanumGothic',sans-serif,
     'Apple Color Emoji','Segoe UI Emoji','Segoe UI Symbol';

@@ -34,7 +34,7 @@ def main(argv=None):
 
 def run(sb, n, start):
     tk = client_config(sb)
-    df = pd.read_csv(ROOT / "datasets/local/addresses.csv.gz", usecols=["x", "y"])
+    df = pd.read_csv(ROOT / "toolkit/data/local/addresses.csv.gz", usecols=["x", "y"])
     rng = random.Random(1)
     pts = [(float(df.x[i]), float(df.y[i])) for i in rng.sample(range(len(df)), 2 + 2 * n)]
     t = time.perf_counter()
