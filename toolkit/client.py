@@ -197,7 +197,7 @@ class Client:
 
     # ------------------------------------------------------------------ misc
     def __repr__(self) -> str:
-        where = "embedded sandbox" if self.sandbox else "service"
+        where = "embedded sandbox" if self.sandbox else "service"   # also a class world's (stored outputs match)
         user = "user token set" if self.access_token else "no user token"
         return (f"<{type(self).__name__} {where} auth={self.hosts.auth} "
                 f"rest_api_key={self.credentials.rest_api_key} {user}>")
@@ -259,9 +259,12 @@ class SandboxHandle:
     CLOCK_MAX_AGE = 60.0
     """Seconds a sandbox time learned from the control API is trusted for (see :meth:`now`)."""
 
-    def __init__(self, base_url: str, server=None):
+    def __init__(self, base_url: str, server=None, *, headers: "dict[str, str] | None" = None,
+                 student: str | None = None):
         self.base_url = base_url.rstrip("/")
         self.server = server
+        self.headers = dict(headers or {})   # sent with every control call (a class sandbox's world header)
+        self.student = student               # the student whose world of a class sandbox this is (None: not one)
         self._core: RequestCore | None = None
         self._clock_seen: tuple[float, bool, float] | None = None   # (sandbox unix, frozen, local monotonic)
 
@@ -270,6 +273,7 @@ class SandboxHandle:
             from .config import Config as _C
 
             self._core = RequestCore(_C(hosts=Hosts.on_one_port(self.base_url), credentials=Credentials()))
+            self._core.headers.update(self.headers)
         result = self._core.run(Call(method, "auth", path, base=self.base_url, name=f"sandbox {path}", **kw))
         if path == "/sandbox/clock":
             self.remember_clock(result)
@@ -463,7 +467,8 @@ class SandboxHandle:
             self._core.close()
 
     def __repr__(self):
-        return f"<SandboxHandle {self.base_url}>"
+        world = f" world of {self.student!r}" if self.student is not None else ""
+        return f"<SandboxHandle {self.base_url}{world}>"
 
 
 _EMBEDDED = None
@@ -531,9 +536,16 @@ def _sandbox_config(config: dict, overrides: dict) -> Config:
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
              fresh: bool = False, env=None, transport=None, async_transport=None, latency=None,
-             clock: str = "virtual"):
+             clock: str = "virtual", classroom: str | None = None, student: str | None = None,
+             token: "str | Secret | None" = None):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    scheme = None
     delay = _latency_header(latency)          # checked before any sandbox starts
+    if classroom is not None or student is not None or token is not None:
+        return _with_latency(_classroom_client(
+            cls, classroom, student, token, fresh=fresh, clock=clock, scheme=scheme, overrides=overrides,
+            options={"hosts": hosts, "shared": shared, "sandbox": sandbox}, transport=transport,
+            async_transport=async_transport), delay)
     if shared:
         base = (os.environ if env is None else env).get("TOOLKIT_SANDBOX_URL")
         if not base:
@@ -559,12 +571,57 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
         return cls(cfg, transport=transport, async_transport=async_transport)
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
+    room = None if sandbox else _classroom_env(env)   # TOOLKIT_CLASSROOM_URL, ..._TOKEN, JUPYTERHUB_USER
+    if room is not None:
+        return _with_latency(_classroom_client(cls, *room, fresh=fresh, clock=clock, scheme=scheme, options={},
+                                               overrides=overrides, transport=transport,
+                                               async_transport=async_transport), delay)
     server, started = embedded_sandbox(with_flag=True, clock=clock)
     if fresh and not started:
         server.reset()
     return _with_latency(cls(_sandbox_config(server.config(), overrides),
                              sandbox=SandboxHandle(server.base_url, server), transport=transport,
                              async_transport=async_transport), delay)
+
+
+def _classroom_env(env) -> "tuple | None":
+    """``(url, student, token)`` of a class sandbox from the environment, or None (see :mod:`toolkit.classroom`)."""
+    if not (os.environ if env is None else env).get("TOOLKIT_CLASSROOM_URL"):
+        return None
+    from .classroom import ClassroomError, from_env
+
+    try:
+        return from_env(env)
+    except ClassroomError as exc:
+        raise ConfigurationError(str(exc)) from None
+
+
+def _classroom_client(cls, url, student, token, *, fresh, clock, scheme, options, overrides, transport,
+                      async_transport):
+    """A client bound to ``student``'s world of the class sandbox at ``url``: every request (the control API's
+    and the login pages' too) carries the world's header; no sandbox starts in this process."""
+    from .classroom import HEADER, ClassroomError, classroom_header
+
+    if not (url and student and token):
+        raise ConfigurationError("a class sandbox needs classroom=URL, student=NAME and token=TOKEN together (or "
+                                 "TOOLKIT_CLASSROOM_URL, JUPYTERHUB_USER and TOOLKIT_CLASSROOM_TOKEN)")
+    clash = [name for name, value in options.items() if value]
+    if clash:
+        raise ConfigurationError(f"classroom= binds to a world of a class sandbox: drop {', '.join(clash)}=")
+    if clock != "virtual":
+        raise ConfigurationError("clock= chooses the embedded sandbox's clock; a class sandbox keeps its own")
+    try:
+        value = classroom_header(student, token)
+    except ClassroomError as exc:
+        raise ConfigurationError(str(exc)) from None
+    handle = SandboxHandle(str(url), headers={HEADER: value}, student=student)
+    if fresh:
+        handle.reset()          # this student's world only
+    client = cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
+                 async_transport=async_transport)
+    client.core.headers[HEADER] = value
+    client.core.owned_headers[HEADER] = value     # the login pages' browser clients too
+    return client
 
 
 def _latency_header(latency) -> str | None:
@@ -600,6 +657,11 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     * ``connect(sandbox=True)`` forces the embedded sandbox even when ``TOOLKIT_*`` variables are set.
     * ``connect(shared=True)`` binds to a sandbox served by another process — the one ``toolkit lab`` starts
       (``TOOLKIT_SANDBOX_URL``) — with its control API, so several notebooks share one sandbox's state.
+    * ``connect(classroom=URL, student=NAME, token=TOKEN)`` binds to that student's world of a class sandbox
+      (``toolkit classroom``; see :mod:`toolkit.classroom`), starting no sandbox in this process; with
+      ``TOOLKIT_CLASSROOM_URL``, ``TOOLKIT_CLASSROOM_TOKEN`` and ``JUPYTERHUB_USER`` set (a hub sets them), a
+      plain ``connect()`` does the same (``sandbox=True`` still forces the embedded sandbox). ``fresh=True``
+      and ``tk.sandbox.*`` act on that world only.
     * ``connect(fresh=True)`` — a sandbox client whose sandbox starts again from its seed: the state, clock and
       incidents of earlier cells are thrown away (same port, about 20 ms), so running a notebook again in the
       same kernel gives the same outputs. The walkthroughs start with it. Clients made earlier in the process

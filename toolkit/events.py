@@ -25,7 +25,7 @@ import threading
 import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Iterable, Mapping
 
 import httpx
 import jwt
@@ -158,11 +158,13 @@ def _b64json(part: str, what: str) -> dict:
 
 class JwksCache:
     """Keys of a JWKS URL, fetched once and kept ``ttl`` seconds; an unknown ``kid`` triggers one refetch
-    (key rotation), at most every ``min_refetch`` seconds."""
+    (key rotation), at most every ``min_refetch`` seconds. ``headers`` go with every fetch (a class sandbox's
+    world header: each world publishes its own keys at the same URL)."""
 
     def __init__(self, url: str | None = None, *, jwks: dict | None = None, ttl: float = 3600.0,
-                 min_refetch: float = 10.0, timeout: float = 2.0):
+                 min_refetch: float = 10.0, timeout: float = 2.0, headers: "Mapping[str, str] | None" = None):
         self.url, self.ttl, self.min_refetch, self.timeout = url, ttl, min_refetch, timeout
+        self._headers = dict(headers or {})
         self._keys: dict[str, dict] = {}
         self._fetched = 0.0
         self._lock = threading.Lock()
@@ -174,7 +176,7 @@ class JwksCache:
         self._keys = {k.get("kid"): k for k in jwks.get("keys", []) if isinstance(k, dict)}
 
     def _fetch(self) -> None:
-        resp = httpx.get(self.url, timeout=self.timeout, trust_env=False)
+        resp = httpx.get(self.url, timeout=self.timeout, trust_env=False, headers=self._headers)
         resp.raise_for_status()
         self._load(resp.json())
         self._fetched = time.monotonic()
@@ -190,19 +192,20 @@ class JwksCache:
             return self._keys.get(kid)
 
 
-_CACHES: dict[str, JwksCache] = {}
+_CACHES: dict[tuple, JwksCache] = {}
 _CACHES_LOCK = threading.Lock()
 
 
-def _cache_for(jwks_url: str | None, jwks: dict | None) -> JwksCache:
+def _cache_for(jwks_url: str | None, jwks: dict | None, headers: "Mapping[str, str] | None" = None) -> JwksCache:
     if jwks is not None:
         return JwksCache(jwks=jwks)
     if not jwks_url:
         raise ValueError("give jwks_url= (the auth host's /.well-known/jwks.json) or jwks=")
+    key = (jwks_url, tuple(sorted((headers or {}).items())))
     with _CACHES_LOCK:
-        cache = _CACHES.get(jwks_url)
+        cache = _CACHES.get(key)
         if cache is None:
-            cache = _CACHES[jwks_url] = JwksCache(jwks_url)
+            cache = _CACHES[key] = JwksCache(jwks_url, headers=headers)
         return cache
 
 
@@ -330,7 +333,8 @@ class Inbox:
         self._admin = Secret(admin_key) if admin_key else None
         self._audience = Secret(audience) if audience else None
         self.issuer = issuer
-        self._jwks = JwksCache(jwks_url, jwks=jwks) if (jwks_url or jwks) else None
+        self._jwks = JwksCache(jwks_url, jwks=jwks, headers=getattr(getattr(client, "core", None), "owned_headers",
+                                                                     None)) if (jwks_url or jwks) else None
         self.requested_port = port
         self._client = client
         self._records: list[dict] = []
@@ -550,7 +554,7 @@ class EventsArea(Area):
         """
         auth = self.hosts.auth
         return verify_set(token, audience=self.credentials.need("rest_api_key"), issuer=auth,
-                          jwks_url=f"{auth}/.well-known/jwks.json")
+                          jwks=_cache_for(f"{auth}/.well-known/jwks.json", None, self.client.core.owned_headers))
 
     # ---------------------------------------------------------------- sandbox only
     def _sandbox(self):

@@ -1,0 +1,53 @@
+"""Shared pieces of the class-sandbox tests: a class sandbox served on 127.0.0.1 (stopped by its fixture), its
+students' clients and raw HTTP clients bound to one student's world, and a digest of a world's whole store."""
+from __future__ import annotations
+
+import hashlib
+
+import httpx
+import pytest
+
+import toolkit
+from toolkit.classroom import HEADER, classroom_header, student_token
+from toolkit.sandbox.classroom import ClassroomServer
+
+SECRET = "a-class-secret-for-the-tests-0123456789"
+COUNTERS = {"quota_use", "token_issues"}   # per-day call counters: a refused call may still count
+
+
+def token(name: str) -> str:
+    return student_token(SECRET, name)
+
+
+def student(server: ClassroomServer, name: str, **kw):
+    """A client bound to ``name``'s world (as a student's notebook makes it)."""
+    return toolkit.connect(classroom=server.base_url, student=name, token=token(name), **kw)
+
+
+def world_http(server: ClassroomServer, name: str) -> httpx.Client:
+    """A raw HTTP client whose every request carries ``name``'s world header."""
+    return httpx.Client(base_url=server.base_url, timeout=60, headers={HEADER: classroom_header(name, token(name))})
+
+
+def digest(server: ClassroomServer, name: str) -> dict[str, str]:
+    """A digest per table of ``name``'s world's store (the clock's meta row included; call counters left out),
+    taken once its webhook engine is idle."""
+    sandbox = server.classroom.world(name).sandbox
+    sandbox.model("events").wait_idle(5)
+    out = {}
+    for row in sandbox.store.all("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name"):
+        if row["name"] in COUNTERS:
+            continue
+        h = hashlib.sha256()
+        for r in sandbox.store.all(f'SELECT * FROM "{row["name"]}"'):
+            h.update(repr(tuple(r)).encode("utf-8", "backslashreplace"))
+        out[row["name"]] = h.hexdigest()[:16]
+    return out
+
+
+@pytest.fixture(scope="module")
+def room():
+    """A class sandbox for the module (worlds in memory, virtual clocks frozen at the start)."""
+    server = ClassroomServer(SECRET, frozen=True).start()
+    yield server
+    server.stop()
