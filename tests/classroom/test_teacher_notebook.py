@@ -1,0 +1,81 @@
+"""deploy/teacher.ipynb runs against a real class sandbox (``toolkit classroom`` in its own process), its two
+actions switched on: it lists the worlds, resets one student's world and posts an incident to every world. Its
+outputs are not compared with stored ones (it stores none); the test checks what it did and that no output shows
+the class secret or a token."""
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbclient import NotebookClient
+
+import toolkit
+from toolkit.classroom import Teacher, read_secret, student_token, teacher_token
+
+ROOT = Path(__file__).resolve().parents[2]
+NOTEBOOK = ROOT / "deploy" / "teacher.ipynb"
+
+
+@pytest.fixture
+def class_sandbox(tmp_path):
+    secret_file = tmp_path / "class.secret"
+    proc = subprocess.Popen([sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
+                             str(secret_file)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            cwd=tmp_path)
+    try:
+        deadline, url = time.monotonic() + 60, None
+        while url is None:
+            line = proc.stdout.readline()
+            assert line or proc.poll() is None, "toolkit classroom exited"
+            assert time.monotonic() < deadline, "toolkit classroom printed no address within 60 s"
+            found = re.search(r"http://127\.0\.0\.1:\d+", line)
+            url = found.group(0) if found else None
+        yield url, secret_file
+    finally:
+        proc.stdout.close()
+        proc.terminate()
+        try:
+            proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_path, monkeypatch):
+    url, secret_file = class_sandbox
+    secret = read_secret(secret_file)
+    students = {name: toolkit.connect(classroom=url, student=name, token=student_token(secret, name))
+                for name in ("ann", "bo")}
+    for name, tk in students.items():
+        tk.status.current()
+        tk.sandbox.incident("navi_directions", "YELLOW", hours=1, note=f"{name}'s own")
+    before = Teacher(url, secret).worlds().set_index("student")
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    for cell in nb.cells:          # the two actions, switched on as a teacher would
+        cell.source = cell.source.replace('RESET = ""', 'RESET = "bo"').replace("POST = False", "POST = True")
+    for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
+        monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
+    monkeypatch.setenv("MPLBACKEND", "agg")
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+
+    shown = json.dumps([cell.get("outputs", []) for cell in nb.cells])
+    assert "ann" in shown and "bo" in shown                       # the worlds table
+    assert "'reset': True" in shown                               # bo's world was thrown away
+    assert "'api': 'local_search_keyword'" in shown               # the incident went out
+    for value in (secret.reveal(), teacher_token(secret), student_token(secret, "ann"), student_token(secret, "bo")):
+        assert value not in shown
+    after = Teacher(url, secret).worlds().set_index("student")
+    assert after.loc["ann", "calls"] >= before.loc["ann", "calls"]
+    assert after.loc["bo", "last_activity"] >= before.loc["bo", "last_activity"]
+    notes = {name: {i["note"] for i in tk.sandbox.incidents()} for name, tk in students.items()}
+    assert {"ann's own", "class demo"} <= notes["ann"]               # ann's world kept, and got the incident
+    assert "class demo" in notes["bo"] and "bo's own" not in notes["bo"]   # bo's world started again
