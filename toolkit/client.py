@@ -301,6 +301,18 @@ class SandboxHandle:
         (``config()["app"]["rest_api_key"]``) gives the value: keep it private."""
         return self._call("GET", "/sandbox/config")
 
+    def world(self) -> dict:
+        """The sandbox's city and its bounds, ``{"city": "Busan", "city_ko": ..., "bounds": [left, bottom, right,
+        top]}`` (WGS84), asked once: calls about a point outside warn (``OutsideSandboxCityWarning``).
+
+        >>> tk.sandbox.world()["city"]   # doctest: +SKIP
+        'Busan'
+        """
+        if getattr(self, "_world", None) is None:
+            config = self.server.config() if self.server is not None else self.config()
+            self._world = dict(config.get("world") or {})
+        return self._world
+
     def clock(self) -> dict:
         return self._call("GET", "/sandbox/clock")
 

@@ -471,6 +471,13 @@ class LocalArea(Area):
         return Call("GET", "local", f"{path}.{fmt}", self._client.rest_auth(), params=params, parse=parse_fn,
                     name=name)
 
+    def _check_area(self, what: str, params: dict) -> None:
+        """The search area (a rect, or a centre and radius) of a keyword or category search vs the sandbox's city."""
+        if params.get("rect"):
+            self._check_city(what, [tuple(float(v) for v in params["rect"].split(","))])
+        elif params.get("x") is not None:
+            self._check_city(what, [(params["x"], params["y"])], radius=params.get("radius") or 0)
+
     # ------------------------------------------------------------------ 4.1 address search
     def _address_call(self, query, analyze_type, page, size, fmt="json", raw=False) -> Call:
         params = {"query": _text("query", query), "analyze_type": _choice("analyze_type", analyze_type,
@@ -535,6 +542,8 @@ class LocalArea(Area):
         params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
                   "input_coord": input_coord,
                   "output_coord": _choice("output_coord", output_coord, GEO_COORD_SYSTEMS)}
+        if input_coord == "WGS84":
+            self._check_city("local.regions", [(params["x"], params["y"])])
         return self._call("/v2/local/geo/coord2regioncode", params, _region_frame, "local.regions", _fmt(format),
                           raw)
 
@@ -550,6 +559,8 @@ class LocalArea(Area):
         """
         params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
                   "input_coord": input_coord}
+        if input_coord == "WGS84":
+            self._check_city("local.coord2address", [(params["x"], params["y"])])
         return self._call("/v2/local/geo/coord2address", params, _coord2address_frame, "local.coord2address",
                           _fmt(format), raw)
 
@@ -570,18 +581,23 @@ class LocalArea(Area):
 
     # ------------------------------------------------------------------ 4.5–4.6 places
     def _keyword_call(self, query, category_group_code, x, y, radius, rect, page, size, sort, fmt="json",
-                      raw=False) -> Call:
+                      raw=False, where: str | None = "local.keyword") -> Call:
         params = {"query": _text("query", query)}
         if category_group_code is not None:
             params["category_group_code"] = category_code(category_group_code)
         params.update(_area_params(x, y, radius, rect, sort, need_area=True))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
+        if where and page == 1:
+            self._check_area(where, params)
         return self._call("/v2/local/search/keyword", params, _place_frame, "local.keyword", _fmt(fmt), raw)
 
-    def _category_call(self, code, x, y, radius, rect, page, size, sort, fmt="json", raw=False) -> Call:
+    def _category_call(self, code, x, y, radius, rect, page, size, sort, fmt="json", raw=False,
+                       where: str | None = "local.category") -> Call:
         params = {"category_group_code": category_code(code)}
         params.update(_area_params(x, y, radius, rect, sort, need_area=True))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
+        if where and page == 1:
+            self._check_area(where, params)
         return self._call("/v2/local/search/category", params, _place_frame, "local.category", _fmt(fmt), raw)
 
     @endpoint("GET", "local", "/v2/local/search/keyword.{FORMAT}")
@@ -664,6 +680,8 @@ class LocalArea(Area):
         """
         params = {"origin": _transit_point("origin", origin), "destination": _transit_point("destination",
                                                                                              destination)}
+        self._check_city("local.public_transit", [tuple(float(v) for v in params[k].split(",")[:2])
+                                                  for k in ("origin", "destination")])
         if departure_time is not None:
             params["departure_time"] = _departure_time(departure_time)
         if max_walk is not None:
@@ -781,10 +799,11 @@ class LocalArea(Area):
         >>> tk.local.keyword_sweep(["약국", "카페", "편의점"], x=129.059, y=35.158, radius=1000)  # doctest: +SKIP
         """
         queries = [_text("query", q) for q in _sequence("queries", queries)]
-        self._keyword_call(queries[0] if queries else "q", category_group_code, x, y, radius, rect, 1, size, sort)
+        self._keyword_call(queries[0] if queries else "q", category_group_code, x, y, radius, rect, 1, size, sort,
+                           where="local.keyword_sweep")
 
         def make_call(query):
-            call = self._keyword_call(query, category_group_code, x, y, radius, rect, 1, size, sort)
+            call = self._keyword_call(query, category_group_code, x, y, radius, rect, 1, size, sort, where=None)
             call.parse = _sweep_answer
             return call
 
@@ -814,11 +833,13 @@ class LocalArea(Area):
                   _bad_centre(i, p) for i, p in enumerate(_sequence("centres", centres))]
         keys = [f"{px!r},{py!r}" for px, py in points]
         if points:
-            self._category_call(category_group_code, points[0][0], points[0][1], radius, None, 1, size, sort)
+            self._category_call(category_group_code, points[0][0], points[0][1], radius, None, 1, size, sort,
+                                where=None)
+            self._check_city("local.category_sweep", points, radius=radius)
 
         def make_call(key):
             px, py = (float(v) for v in key.split(","))
-            call = self._category_call(category_group_code, px, py, radius, None, 1, size, sort)
+            call = self._category_call(category_group_code, px, py, radius, None, 1, size, sort, where=None)
             call.parse = _sweep_answer
             return call
 
@@ -858,6 +879,8 @@ class LocalArea(Area):
         keys = [f"{a:.7f},{b:.7f}" if math.isfinite(a) and math.isfinite(b) else ""
                 for a, b in zip(xs.tolist(), ys.tolist())]
         unique = list(dict.fromkeys(k for k in keys if k))
+        if input_coord == "WGS84" and unique:
+            self._check_city("local.regions_of", [tuple(float(v) for v in k.split(",")) for k in unique])
 
         def make_call(key):
             px, py = key.split(",")

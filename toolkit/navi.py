@@ -312,7 +312,9 @@ class NaviArea(Area):
         car_type, car_fuel = _car(car_type, car_fuel)
         wps = _waypoints(waypoints, MAX_WAYPOINTS)
         avoid = _avoid(avoid)
-        return {"origin": _text(_point(origin, "origin")), "destination": _text(_point(destination, "destination")),
+        org, dest = _point(origin, "origin"), _point(destination, "destination")
+        self._check_city("navi.directions", [(p["x"], p["y"]) for p in (org, *wps, dest)])
+        return {"origin": _text(org), "destination": _text(dest),
                 "waypoints": "|".join(_text(w) for w in wps) or None,
                 "priority": _choice(priority, "priority", PRIORITY), "avoid": "|".join(avoid) or None,
                 "alternatives": _bool(alternatives), "road_details": _bool(road_details), "summary": _bool(summary),
@@ -378,6 +380,8 @@ class NaviArea(Area):
                 "priority": _choice(priority, "priority", PRIORITY), "avoid": _avoid(avoid) or None,
                 "alternatives": alternatives, "road_details": road_details, "summary": summary,
                 "car_type": car_type, "car_fuel": car_fuel, "car_hipass": car_hipass}
+        self._check_city("navi.waypoints", [(p["x"], p["y"]) for p in (body["origin"], *body["waypoints"],
+                                                                       body["destination"])])
         return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=_present(body),
                     idempotent=True, parse=self._parse(raw), name="navi.waypoints")
 
@@ -401,6 +405,7 @@ class NaviArea(Area):
         """
         pts, body = self._many_body(origins, "origins", radius, priority, avoid)
         dest = _point(destination, "destination")
+        self._check_city("navi.origins", [(p["x"], p["y"]) for p in (*pts, dest)])
         body.update(origins=pts, destination=dest)
         return Call("POST", "navi", "/v1/origins/directions", self._client.rest_auth(), json=body, idempotent=True,
                     parse=lambda b, r: b if raw else many_frame(b, pts, dest, to_center=True,
@@ -418,6 +423,7 @@ class NaviArea(Area):
         """
         pts, body = self._many_body(destinations, "destinations", radius, priority, avoid)
         org = _point(origin, "origin")
+        self._check_city("navi.destinations", [(p["x"], p["y"]) for p in (org, *pts)])
         body.update(origin=org, destinations=pts)
         return Call("POST", "navi", "/v1/destinations/directions", self._client.rest_auth(), json=body,
                     idempotent=True, parse=lambda b, r: b if raw else many_frame(b, pts, org, to_center=False,
@@ -446,6 +452,7 @@ class NaviArea(Area):
             raise ParameterError("origins/destinations", "give at least one keyed point each", len(orgs) or len(dests))
         blocks = [orgs[i:i + MAX_MANY] for i in range(0, len(orgs), MAX_MANY)]
         pts, body = self._many_body(blocks[0], "origins", radius, priority, avoid)
+        self._check_city("navi.matrix", [(p["x"], p["y"]) for p in (*orgs, *dests)])
         keys = [f"{d},{b}" for d in range(len(dests)) for b in range(len(blocks))]
 
         def make_call(key):

@@ -84,8 +84,8 @@ class Sandbox:
         return {host: f"{base}/{host}" for host in HOSTS}
 
     def config(self) -> dict:
-        """What ``toolkit sandbox --print-config`` prints."""
-        return {"hosts": self.hosts(), "app": self.apps.public_config()}
+        """What ``toolkit sandbox --print-config`` prints; ``world`` names the city of the world and its bounds."""
+        return {"hosts": self.hosts(), "app": self.apps.public_config(), "world": self.models["local"].world_info()}
 
 
 async def _spec_error(request: Request, exc: SpecError) -> Response:

@@ -94,6 +94,8 @@ PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "cat
 REGION_WORDS_KEPT = 4096        # query texts whose regions are kept (Model._parse_regions, Model._recognise) ...
 KEPT_TEXT_MAX = 256             # ... when at most this long (a query may be 1 MB: 4,096 of those would not fit)
 PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
+CITY_EN = {"부산광역시": "Busan"}
+"""English names of the world's cities (``summary.json`` names them in Korean)."""
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
@@ -708,6 +710,15 @@ class Model:
         gj = json.loads((root / "regions_b.geojson").read_text("utf-8"))
         feats = [f for f in gj["features"] if level is None or f["properties"]["level"] == level]
         return {"type": "FeatureCollection", "features": feats}
+
+    def world_info(self) -> dict:
+        """The city of the world and its bounds (WGS84 ``[left, bottom, right, top]``), from the world's summary
+        (a small file: the world itself is not loaded); ``/sandbox/config`` tells it to clients."""
+        if getattr(self, "_world_info", None) is None:
+            summary = json.loads((self.sandbox.datasets / "local" / "summary.json").read_text("utf-8"))
+            self._world_info = {"city": CITY_EN.get(summary.get("city"), summary.get("city")),
+                                "city_ko": summary.get("city"), "bounds": summary["bbox_city"]}
+        return self._world_info
 
     def world(self) -> World:
         """The address/place world, loaded once per process (about 1.5 s) and shared by every sandbox — it is
