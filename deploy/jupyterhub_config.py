@@ -13,9 +13,12 @@ What it does:
   derived from the class secret and the user's name when the server is spawned); JupyterHub itself sets
   ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world.
 
-With ``TOOLKIT_CLASSROOM_URLS`` (several class sandboxes run elsewhere, sharing one class secret) no service is
-started here and each student is assigned one of those URLs by name (rendezvous hashing: stable, and adding a
-sandbox moves only the students it takes over). See "Past one machine" in deploy/README.md.
+A large class splits over several class sandboxes sharing one class secret, each student assigned one by name
+(rendezvous hashing: stable, and adding a sandbox moves only the students it takes over):
+``TOOLKIT_CLASSROOM_SANDBOXES=N`` runs N of them here as N services (ports PORT to PORT+N-1, one core each);
+``TOOLKIT_CLASSROOM_URLS`` names sandboxes run elsewhere (no service is started here then). Every single-user
+server then also gets ``TOOLKIT_CLASSROOM_URLS`` (all of them: the teacher's notebook asks each). See "Past one
+machine" in deploy/README.md.
 
 Settings, read from the hub's environment (the defaults suit The Littlest JupyterHub):
 
@@ -28,7 +31,8 @@ Settings, read from the hub's environment (the defaults suit The Littlest Jupyte
                                    ``/srv/toolkit-classroom/worlds.sqlite``; empty: worlds in memory only)
 ``TOOLKIT_CLASSROOM_TOOLKIT``      the ``toolkit`` command of the users' environment (default: TLJH's
                                    ``/opt/tljh/user/bin/toolkit`` where it exists, else ``toolkit`` on PATH)
-``TOOLKIT_CLASSROOM_URLS``         several class sandboxes, comma-separated (no managed service then)
+``TOOLKIT_CLASSROOM_SANDBOXES``    how many class sandboxes to run here (default 1)
+``TOOLKIT_CLASSROOM_URLS``         class sandboxes run elsewhere, comma-separated (no managed service then)
 =================================  ==========================================================================
 
 The hub computes tokens with ``toolkit.classroom.student_token`` when toolkit is importable in the hub's own
@@ -50,6 +54,7 @@ TOOLKIT = (os.environ.get("TOOLKIT_CLASSROOM_TOOLKIT")
            or next((p for p in ("/opt/tljh/user/bin/toolkit",) if os.access(p, os.X_OK)), None)
            or shutil.which("toolkit") or "toolkit")
 URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_URLS", "").split(",") if u.strip()]
+SANDBOXES = int(os.environ.get("TOOLKIT_CLASSROOM_SANDBOXES", "1"))
 
 
 def sandbox_for(name: str, urls: list[str]) -> str:
@@ -81,25 +86,24 @@ def student_token(name: str) -> str:
     return derive(_secret, name)
 
 
-if URLS:
-    def _url(spawner) -> str:
-        return sandbox_for(spawner.user.name, URLS)
-else:
+if not URLS:                         # the class sandboxes run here, as services of the hub
     _secret_dir()
-    command = [TOOLKIT, "classroom", "--port", str(PORT), "--secret-file", SECRET_FILE]
-    if DB:
-        command += ["--db", DB]
-    c.JupyterHub.services.append({
-        "name": "toolkit-classroom",
-        "url": f"http://127.0.0.1:{PORT}",
-        "command": command,
-        "environment": {"PYTHONUNBUFFERED": "1"},
-    })
-
-    def _url(spawner) -> str:
-        return f"http://127.0.0.1:{PORT}"
+    for k in range(SANDBOXES):
+        command = [TOOLKIT, "classroom", "--port", str(PORT + k), "--secret-file", SECRET_FILE]
+        if DB:
+            db = Path(DB)
+            command += ["--db", DB if SANDBOXES == 1 else str(db.with_name(f"{db.stem}-{k}{db.suffix}"))]
+        c.JupyterHub.services.append({
+            "name": "toolkit-classroom" if SANDBOXES == 1 else f"toolkit-classroom-{k}",
+            "url": f"http://127.0.0.1:{PORT + k}",
+            "command": command,
+            "environment": {"PYTHONUNBUFFERED": "1"},
+        })
+    URLS = [f"http://127.0.0.1:{PORT + k}" for k in range(SANDBOXES)]
 
 c.Spawner.environment.update({
-    "TOOLKIT_CLASSROOM_URL": _url,
+    "TOOLKIT_CLASSROOM_URL": lambda spawner: sandbox_for(spawner.user.name, URLS),
     "TOOLKIT_CLASSROOM_TOKEN": lambda spawner: student_token(spawner.user.name),
 })
+if len(URLS) > 1:
+    c.Spawner.environment.update({"TOOLKIT_CLASSROOM_URLS": ",".join(URLS)})

@@ -62,6 +62,7 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
         cell.source = cell.source.replace('RESET = ""', 'RESET = "bo"').replace("POST = False", "POST = True")
     for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
         monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
     monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
     monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
     monkeypatch.setenv("MPLBACKEND", "agg")

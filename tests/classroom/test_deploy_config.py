@@ -1,0 +1,100 @@
+"""deploy/jupyterhub_config.py as JupyterHub loads it (traitlets' config loader, no hub started): the class
+sandbox services it declares and the environment it gives each single-user server, for one sandbox and for a
+class split over several (students assigned by name, stable when a sandbox is added). The real hub runs it in
+test_jupyterhub.py."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from types import SimpleNamespace
+
+from traitlets.config.loader import PyFileConfigLoader
+
+from toolkit.classroom import read_secret, student_token
+
+CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
+
+
+def load(monkeypatch, tmp_path, **env):
+    for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(tmp_path / "class" / "class.secret"))
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_PORT", "18765")
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_TOOLKIT", "/venv/bin/toolkit")
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    c = PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
+    services = c.JupyterHub.services.get_value([]) if "services" in c.JupyterHub else []
+    return services, c.Spawner.environment.get_value({})
+
+
+def user_env(environment: dict, name: str) -> dict:
+    spawner = SimpleNamespace(user=SimpleNamespace(name=name))
+    return {k: v(spawner) if callable(v) else v for k, v in environment.items()}
+
+
+def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
+    services, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_DB=str(tmp_path / "class/worlds.sqlite"))
+    assert services == [{
+        "name": "toolkit-classroom", "url": "http://127.0.0.1:18765",
+        "command": ["/venv/bin/toolkit", "classroom", "--port", "18765", "--secret-file",
+                    str(tmp_path / "class" / "class.secret"), "--db", str(tmp_path / "class/worlds.sqlite")],
+        "environment": {"PYTHONUNBUFFERED": "1"}}]
+    assert oct((tmp_path / "class").stat().st_mode & 0o777) == "0o700"   # the secret's folder: the hub's only
+    env = user_env(environment, "ann")
+    secret = read_secret(tmp_path / "class" / "class.secret")
+    assert env == {"TOOLKIT_CLASSROOM_URL": "http://127.0.0.1:18765",
+                   "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "ann")}
+    assert user_env(environment, "bo")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "bo") != env[
+        "TOOLKIT_CLASSROOM_TOKEN"]
+
+
+def test_a_large_class_split_over_several_sandboxes_by_name(monkeypatch, tmp_path):
+    services, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_SANDBOXES="3",
+                                 TOOLKIT_CLASSROOM_DB=str(tmp_path / "class/worlds.sqlite"))
+    urls = [f"http://127.0.0.1:{18765 + k}" for k in range(3)]
+    assert [s["url"] for s in services] == urls
+    assert [s["name"] for s in services] == [f"toolkit-classroom-{k}" for k in range(3)]
+    assert [s["command"][-1] for s in services] == [str(tmp_path / f"class/worlds-{k}.sqlite") for k in range(3)]
+    names = [f"student{i}" for i in range(300)]
+    assigned = {n: user_env(environment, n)["TOOLKIT_CLASSROOM_URL"] for n in names}
+    counts = [sum(1 for u in assigned.values() if u == url) for url in urls]
+    assert min(counts) > 60, counts                               # about a third each
+    assert user_env(environment, "ann")["TOOLKIT_CLASSROOM_URLS"] == ",".join(urls)   # for the teacher
+    # the assignment is the documented rendezvous hash, so another hub (or a script) computes the same
+    for n in names[:20]:
+        assert assigned[n] == max(urls, key=lambda u: hashlib.sha256(f"{u}\n{n}".encode()).digest())
+    # a fourth sandbox takes students only for itself: nobody moves between the first three
+    _, grown = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_SANDBOXES="4")
+    moved = {n: user_env(grown, n)["TOOLKIT_CLASSROOM_URL"] for n in names}
+    assert all(moved[n] in (assigned[n], "http://127.0.0.1:18768") for n in names)
+    assert 40 < sum(moved[n] != assigned[n] for n in names) < 110
+
+
+def test_sandboxes_run_elsewhere(monkeypatch, tmp_path):
+    urls = "http://classroom-0:8765, http://classroom-1:8765"
+    services, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_URLS=urls)
+    assert services == []
+    env = user_env(environment, "ann")
+    assert env["TOOLKIT_CLASSROOM_URL"] in ("http://classroom-0:8765", "http://classroom-1:8765")
+    assert env["TOOLKIT_CLASSROOM_URLS"] == "http://classroom-0:8765,http://classroom-1:8765"
+
+
+def test_tokens_from_the_users_toolkit_when_the_hub_has_none(monkeypatch, tmp_path):
+    """TLJH's hub environment lacks toolkit: the config asks the users' ``toolkit classroom token``."""
+    import builtins
+    import sys
+
+    real_import = builtins.__import__
+
+    def no_toolkit(mod, *a, **kw):
+        if mod.startswith("toolkit"):
+            raise ImportError(mod)
+        return real_import(mod, *a, **kw)
+
+    _, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_TOOLKIT=str(Path(sys.executable).with_name(
+        "toolkit")))
+    monkeypatch.setattr(builtins, "__import__", no_toolkit)
+    token = user_env(environment, "ann.lee@school")["TOOLKIT_CLASSROOM_TOKEN"]
+    monkeypatch.setattr(builtins, "__import__", real_import)
+    assert token == student_token(read_secret(tmp_path / "class" / "class.secret"), "ann.lee@school")
