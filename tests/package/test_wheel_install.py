@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 import signal
 import subprocess
 import tarfile
@@ -48,7 +49,9 @@ def test_the_wheel_carries_what_the_sandbox_and_the_walkthroughs_read(installed_
 
 def test_the_readme_first_steps_run_from_an_empty_folder(installed_toolkit, tmp_path):
     inst = installed_toolkit
-    done = inst.run(inst.python, REPO / "tests" / "package" / "smoke.py", tmp_path, timeout=300)
+    script = tmp_path / "smoke.py"            # run from outside the checkout (a script's folder is on sys.path)
+    shutil.copyfile(REPO / "tests" / "package" / "smoke.py", script)
+    done = inst.run(inst.python, script, tmp_path, timeout=300)
     seen = json.loads(done.stdout.strip().splitlines()[-1])
     assert Path(seen["toolkit_file"]).is_relative_to(inst.venv), seen["toolkit_file"]
     assert not [p for p in seen["sys_path"] if p and Path(p).resolve().is_relative_to(REPO)], seen["sys_path"]
