@@ -36,7 +36,12 @@ with warnings.catch_warnings(record=True) as caught:
     import matplotlib.pyplot as plt
     from matplotlib import font_manager
 
-    texts = [t.get_text() for ax in fig.axes for t in (*ax.get_yticklabels(), *ax.get_xticklabels())]
+    toolkit.plots.use_hangul_font()               # a script's own plots (a kernel's connect() does this itself)
+    fig, ax = plt.subplots(figsize=(5, 3))
+    ax.barh(status["productName"].astype(str), range(1, len(status) + 1))
+    ax.set_title("상품별 상태")
+    fig.savefig(out / "hangul.png", dpi=60)
+    texts = [t.get_text() for t in (*ax.get_yticklabels(), ax.title)]
     seen["hangul_labels"] = sum(any("\uac00" <= ch <= "\ud7a3" for ch in t) for t in texts)
     family = plt.rcParams["font.family"]
     seen["font_family"] = family if isinstance(family, str) else list(family)

@@ -60,7 +60,7 @@ def test_the_readme_first_steps_run_from_an_empty_folder(installed_toolkit, tmp_
     assert seen["map_has_leaflet"] and seen["map_remote_scripts"] == [], seen["map_remote_scripts"]
     assert seen["hangul_labels"] > 0 and seen["hangul_font_file"] == "NanumGothic.ttf"
     assert not [w for w in seen["warnings"] if "Glyph" in w], seen["warnings"]
-    assert (tmp_path / "report.png").stat().st_size > 10_000
+    assert (tmp_path / "report.png").stat().st_size > 10_000 and (tmp_path / "hangul.png").stat().st_size > 3_000
     # the README's shell line, as written (a bare `python` after the set-up, the venv's bin first on PATH)
     line = inst.run("python", "-c", "import toolkit; print(toolkit.connect().status.current())", timeout=120)
     assert "로그인" in line.stdout
