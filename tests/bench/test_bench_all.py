@@ -15,7 +15,7 @@ GOAL = re.compile(r"^(?P<label>.+?)\s+(?P<value>-?[\d.]+)\s+goal [≥≤] [\d.]+
 
 def test_run_all_short_prints_every_ratio_next_to_its_goal():
     out = subprocess.run([sys.executable, str(ROOT / "tests/bench/run_all.py"), "--short"], capture_output=True,
-                         text=True, timeout=600, cwd=ROOT)
+                         text=True, timeout=900, cwd=ROOT)
     print(out.stdout)
     assert out.returncode == 0, out.stderr[-3000:]
     goals = {m["label"].strip(): float(m["value"]) for m in GOAL.finditer(out.stdout)}
@@ -44,3 +44,13 @@ def test_run_all_short_prints_every_ratio_next_to_its_goal():
     guard = re.findall(r"^(GET with a query|POST with a 12 kB JSON body)\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", out.stdout,
                        re.M)
     assert len(guard) == 2 and all(float(r) > 0 for _, r in guard)
+    # a class: the kernel bound to the class sandbox, memory per world, simulated students (0 failed), the ceiling
+    kernel = [g for g in goals if g.startswith("student kernel on the class sandbox, resident MB")]
+    assert len(kernel) == 1 and goals[kernel[0]] > 0
+    assert goals["class sandbox resident MB with 60 worlds (projected from 10)"] > 0
+    assert goals["10 students: failed requests"] == 0
+    assert goals["10 students: p95 latency ms"] > 0 and goals["10 students: p99 latency ms"] > 0
+    classroom = dict(re.findall(r"^(class sandbox: resident MB per world after a walkthrough|10 students: throughput "
+                                r"requests/s|ceiling: students per core at p95 ≤ 50 ms) \(no goal\) ([\d.]+)$",
+                                out.stdout, re.M))
+    assert len(classroom) == 3 and float(classroom["10 students: throughput requests/s"]) > 0

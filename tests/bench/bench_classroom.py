@@ -1,0 +1,298 @@
+"""A class on one machine: a student's kernel, the class sandbox's memory per world, a class under load, and the
+one-machine ceiling, each printed next to its goal (issue: a class sandbox, a world per student).
+
+    .venv/bin/python tests/bench/bench_classroom.py            # 60 worlds, 2 minutes of load, the ceiling
+    .venv/bin/python tests/bench/bench_classroom.py --short    # 10 worlds, 20 s of load, two ceiling steps (CI)
+
+``toolkit classroom --port 0`` runs in its own process (as it runs beside a hub); the simulated students run in
+separate load-generator processes (:mod:`tests.bench.classroom_load`: asyncio students, each with its own world,
+connection and think time), never in this one.
+
+1. **A student's kernel.** A Jupyter kernel (``jupyter_client``, ipykernel: the process a student's notebook
+   runs in) executes connect, a keyword search, a route, one map (the route's folium map, rendered) and one plot
+   (the status report) as five cells; its resident memory is read after each. Once bound to the class sandbox
+   (``TOOLKIT_CLASSROOM_URL``, ``..._TOKEN``, ``JUPYTERHUB_USER`` as the hub sets them: no sandbox in the
+   kernel), once with the embedded sandbox (plain ``toolkit.connect()``, today's default, about 465 MB).
+   Goal: at most 200 MB with the class sandbox.
+2. **Worlds.** The class sandbox's resident memory after start, after the first student's walkthrough calls
+   (the shared city is loaded then) and after every student's (60; 10 with ``--short``): the cost per world is
+   the growth past the first, divided by the worlds. Goal: at most 1.5 GB with 60 worlds (``--short`` prints the
+   figure projected to 60 worlds from its 10, and says so).
+3. **A class under load.** Those students then replay their walkthrough's calls with a think time of 1-5 s
+   between steps (about ten times a real student's pace through a walkthrough) for 2 minutes (20 s with
+   ``--short``). Goals: 0 errors, p95 at most 50 ms, p99 at most 200 ms over every request (a map view's 12 tiles
+   count one by one); the throughput and the sandbox's CPU (cores busy) are printed.
+4. **The ceiling.** The same students' pace with more students (each a world of its own, logged in, replaying
+   the first walkthrough's requests with their own keys and token), stepping 60, 120, 240, ... for 30 s each
+   until p95 passes 50 ms (``--short``: 10 then 40 students for 10 s). The largest count that met it, divided by
+   the sandbox's CPU at that count, is the students one core serves: a teacher's sizing figure. The generators
+   share this machine's cores with the sandbox, so on a small machine the ceiling is a lower bound.
+"""
+from __future__ import annotations
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from tests.bench.procs import _process, goal  # noqa: E402
+
+ROOT = Path(__file__).resolve().parents[2]
+LOAD = Path(__file__).with_name("classroom_load.py")
+THINK = (1.0, 5.0)
+KERNEL_STEPS = [
+    ("kernel started", "pass"),
+    ("connect", "import toolkit\ntk = toolkit.connect()"),
+    ("keyword search", "from toolkit.local import BUSAN_RECT\ntk.local.keyword('해운대', rect=BUSAN_RECT, size=15)"),
+    ("route", "r = tk.navi.directions((129.1586, 35.1631), (129.0592, 35.1579))\nr.summary"),
+    ("one map", "r.map()"),
+    ("one plot", "tk.status.report(days=30)"),
+]
+LIBRARIES = ("libraries alone", "import pandas, folium, httpx, matplotlib.pyplot as plt\n"
+             "plt.subplots()")
+
+
+def rss_mb(pid: int) -> float:
+    import psutil
+
+    return psutil.Process(pid).memory_info().rss / 2**20
+
+
+def cpu_s(pid: int) -> float:
+    import psutil
+
+    t = psutil.Process(pid).cpu_times()
+    return t.user + t.system
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(round(q / 100 * (len(ordered) - 1))))]
+
+
+# ------------------------------------------------------------------------------------------------ 1. the kernel
+def kernel_memory(env: dict, steps=KERNEL_STEPS) -> list[tuple[str, float]]:
+    """Run the steps in a new ipykernel with ``env``; the kernel's resident MB after each."""
+    from jupyter_client.manager import start_new_kernel
+
+    km, kc = start_new_kernel(kernel_name="python3", env=env, cwd=env["HOME"], stderr=subprocess.DEVNULL)
+    try:
+        pid = km.provisioner.process.pid
+        out = []
+        for name, code in steps:
+            reply = kc.execute_interactive(code, timeout=300, output_hook=lambda msg: None)
+            if reply["content"]["status"] != "ok":
+                raise RuntimeError(f"kernel step {name!r} failed: {reply['content'].get('ename')}: "
+                                   f"{reply['content'].get('evalue')}")
+            out.append((name, rss_mb(pid)))
+        return out
+    finally:
+        kc.stop_channels()
+        km.shutdown_kernel(now=True)
+
+
+def part_kernel(url: str, secret, tmp: Path) -> float:
+    from toolkit.classroom import student_token
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_CLASSROOM", "JUPYTERHUB"))}
+    base.update({"HOME": str(tmp), "MPLBACKEND": "module://matplotlib_inline.backend_inline",
+                 "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp / "config"),
+                 "JUPYTER_DATA_DIR": str(tmp / "data"), "IPYTHONDIR": str(tmp / "ipython")})
+    os.environ["JUPYTER_RUNTIME_DIR"] = str(tmp / "runtime")     # the kernels' connection files stay in tmp
+    bound = kernel_memory({**base, "TOOLKIT_CLASSROOM_URL": url, "JUPYTERHUB_USER": "kernel-student",
+                           "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "kernel-student")})
+    embedded = kernel_memory(base)
+    alone = kernel_memory(base, [LIBRARIES])
+    print("a student's kernel: resident MB after each step (ipykernel, inline backend)")
+    print(f"{'step':<20} {'class sandbox':>14} {'embedded sandbox':>17}")
+    for (name, a), (_, b) in zip(bound, embedded):
+        print(f"{name:<20} {a:>14.0f} {b:>17.0f}")
+    print(f"(a kernel that imports pandas, folium, httpx and matplotlib and draws an empty figure: "
+          f"{alone[0][1]:.0f} MB)")
+    print(goal(f"student kernel on the class sandbox, resident MB (embedded: {embedded[-1][1]:.0f})",
+               bound[-1][1], 200, at_most=True))
+    return bound[-1][1]
+
+
+# ------------------------------------------------------------------------------------------------ load processes
+class Generators:
+    """Load-generator processes, each given its students; started together with ``go``."""
+
+    def __init__(self, url: str, students: list[tuple[str, str]], *, walkthrough: bool, seconds: float,
+                 processes: int, seed: int, log_dir: Path):
+        self.procs = []
+        groups = [students[i::processes] for i in range(processes)]
+        for i, group in enumerate(g for g in groups if g):
+            log = open(log_dir / f"generator-{seed}-{i}.log", "w")
+            proc = subprocess.Popen([sys.executable, str(LOAD)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=log, text=True, cwd=ROOT,
+                                    env={**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONWARNINGS": "ignore"})
+            job = {"url": url, "students": group, "walkthrough": walkthrough, "seconds": seconds,
+                   "think": list(THINK), "seed": seed * 1000 + i}
+            proc.stdin.write(json.dumps(job) + "\n")
+            proc.stdin.flush()
+            self.procs.append((proc, log))
+
+    def wait_ready(self, timeout: float = 900) -> float:
+        """Seconds the slowest set-up took."""
+        slowest = 0.0
+        for proc, log in self.procs:
+            line = self._line(proc, "ready ", timeout)
+            slowest = max(slowest, json.loads(line)["setup_s"])
+        return slowest
+
+    def go(self) -> None:
+        for proc, _ in self.procs:
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+
+    def results(self, timeout: float) -> dict:
+        merged: dict = {"latencies_ms": {}, "errors": {}, "cpu_s": 0.0}
+        for proc, log in self.procs:
+            got = json.loads(self._line(proc, "result ", timeout))
+            for kind, values in got["latencies_ms"].items():
+                merged["latencies_ms"].setdefault(kind, []).extend(values)
+            for key, n in got["errors"].items():
+                merged["errors"][key] = merged["errors"].get(key, 0) + n
+            merged["cpu_s"] += got["cpu_s"]
+        return merged
+
+    @staticmethod
+    def _line(proc, prefix: str, timeout: float) -> str:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            line = proc.stdout.readline()
+            if not line:
+                raise RuntimeError(f"a load generator exited (code {proc.wait()}) before {prefix.strip()!r}; "
+                                   "see its log")
+            if line.startswith(prefix):
+                return line[len(prefix):]
+        raise RuntimeError(f"a load generator did not say {prefix.strip()!r} within {timeout:.0f} s")
+
+    def close(self) -> None:
+        for proc, log in self.procs:
+            if proc.poll() is None:
+                proc.kill()
+            proc.wait()
+            log.close()
+
+
+def load(url: str, pid: int, students, *, walkthrough: bool, seconds: float, seed: int, tmp: Path,
+         before_go=None) -> dict:
+    """Set the students up, then run them ``seconds``; latencies, errors, rates and the sandbox's CPU."""
+    gens = Generators(url, students, walkthrough=walkthrough, seconds=seconds, processes=min(4, len(students)),
+                      seed=seed, log_dir=tmp)
+    try:
+        setup_s = gens.wait_ready()
+        if before_go is not None:
+            before_go()
+        cpu0, t0 = cpu_s(pid), time.monotonic()
+        gens.go()
+        got = gens.results(timeout=seconds + 300)
+        wall = time.monotonic() - t0
+        cpu = cpu_s(pid) - cpu0
+    finally:
+        gens.close()
+    every = [v for values in got["latencies_ms"].values() for v in values]
+    return {"students": len(students), "setup_s": setup_s, "requests": len(every), "rate": len(every) / wall,
+            "p50": percentile(every, 50), "p95": percentile(every, 95), "p99": percentile(every, 99),
+            "errors": sum(got["errors"].values()), "error_kinds": got["errors"], "cores": cpu / wall,
+            "generator_cores": got["cpu_s"] / wall, "by_kind": got["latencies_ms"]}
+
+
+def student_names(n: int, start: int = 0) -> list[str]:
+    return [f"student{i:04d}" for i in range(start, start + n)]
+
+
+# ------------------------------------------------------------------------------------------------ main
+def main(argv: list[str]) -> int:
+    from toolkit.classroom import read_secret, student_token
+
+    short = "--short" in argv
+    worlds = 10 if short else 60
+    seconds = 20 if short else 120
+    steps, step_s = ([10, 40], 10) if short else ([60, 120, 240, 480, 960, 1920, 3840], 30)
+    print(f"benchmark class sandbox{' (short)' if short else ''}: {worlds} worlds, {seconds} s of load, "
+          f"think time {THINK[0]:g}-{THINK[1]:g} s, {os.cpu_count()} cores on this machine")
+    with tempfile.TemporaryDirectory(prefix="bench-classroom-") as folder:
+        tmp = Path(folder)
+        secret_file = tmp / "class.secret"
+        secret = read_secret(secret_file, create=True)
+        cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file)]
+        with _process(cmd, "toolkit classroom") as (proc, url):
+            pid = proc.pid
+            tokens = {}
+
+            def students(names):
+                for n in names:
+                    tokens.setdefault(n, student_token(secret, n))
+                return [(n, tokens[n]) for n in names]
+
+            # 2. worlds: memory at start, after one walkthrough (the city loaded), after every student's
+            rss_start = rss_mb(pid)
+            first = load(url, pid, students(student_names(1)), walkthrough=True, seconds=0, seed=1, tmp=tmp)
+            rss_one = rss_mb(pid)
+            marks = {}
+            result = load(url, pid, students(student_names(worlds)), walkthrough=True, seconds=seconds, seed=2,
+                          tmp=tmp, before_go=lambda: marks.setdefault("rss", rss_mb(pid)))
+            rss_all = marks["rss"]
+            per_world = (rss_all - rss_one) / (worlds - 1)
+            print(f"class sandbox resident MB: at start {rss_start:.0f}, after 1 world {rss_one:.0f}, after "
+                  f"{worlds} worlds {rss_all:.0f} (set-up of the walkthroughs: {first['setup_s'] + result['setup_s']:.0f} s)")
+            print(f"class sandbox: resident MB per world after a walkthrough (no goal) {per_world:.2f}")
+            at_60 = rss_all if worlds == 60 else rss_one + 59 * per_world
+            label = "class sandbox resident MB with 60 worlds" + ("" if worlds == 60 else
+                                                                  f" (projected from {worlds})")
+            print(goal(label, at_60, 1500, at_most=True))
+
+            # 3. the class under load (the same students, right after their walkthroughs)
+            r = result
+            print(f"{worlds} students for {seconds} s: {r['requests']} requests, {r['rate']:.1f} requests/s, "
+                  f"sandbox CPU {r['cores']:.2f} cores, generators {r['generator_cores']:.2f} cores, resident "
+                  f"{rss_mb(pid):.0f} MB after")
+            kinds = sorted(r["by_kind"].items(), key=lambda kv: -percentile(kv[1], 95))
+            print("  by step (requests, p50/p95 ms): " + ", ".join(
+                f"{k} {len(v)} {percentile(v, 50):.1f}/{percentile(v, 95):.1f}" for k, v in kinds))
+            if r["error_kinds"]:
+                print(f"  errors by step and status: {r['error_kinds']}")
+            print(goal(f"{worlds} students: failed requests", r["errors"], 0, at_most=True))
+            print(goal(f"{worlds} students: p95 latency ms", r["p95"], 50, at_most=True))
+            print(goal(f"{worlds} students: p99 latency ms", r["p99"], 200, at_most=True))
+            print(f"{worlds} students: throughput requests/s (no goal) {r['rate']:.1f}")
+            print(f"{worlds} students: class sandbox CPU cores (no goal) {r['cores']:.2f}")
+
+            # 4. the ceiling: more students until p95 passes 50 ms
+            print(f"ceiling: students at the same pace, {step_s} s a step (each student a world of its own)")
+            print(f"{'students':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} "
+                  f"{'sandbox cores':>14} {'generator cores':>16}")
+            best = None
+            for n in steps:
+                s = load(url, pid, students(student_names(n)), walkthrough=False, seconds=step_s, seed=10 + n, tmp=tmp)
+                print(f"{n:>9} {s['rate']:>8.1f} {s['p50']:>8.1f} {s['p95']:>8.1f} {s['p99']:>8.1f} "
+                      f"{s['errors']:>7} {s['cores']:>14.2f} {s['generator_cores']:>16.2f}", flush=True)
+                if s["p95"] > 50 or s["errors"]:
+                    break
+                best = s
+            if best is None:
+                print("ceiling: students per core at p95 ≤ 50 ms (no goal) 0")
+            else:
+                per_core = best["students"] / max(best["cores"], 0.05)
+                print(f"ceiling: {best['students']} students met p95 ≤ 50 ms at {best['cores']:.2f} sandbox cores"
+                      f"{'' if best is not s else ' (the last step; more would still meet it)'}")
+                print(f"ceiling: students per core at p95 ≤ 50 ms (no goal) {per_core:.0f}")
+
+            # 1. a student's kernel, bound to this class sandbox, against the embedded sandbox
+            part_kernel(url, secret, tmp)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
