@@ -495,7 +495,13 @@ def main(argv: list[str] | None = None) -> int:
     room.add_argument("--note", default="", help="incident: a note shown with it")
     room.set_defaults(func=cmd_classroom)
     args = parser.parse_args(argv)
-    return args.func(args)
+    from .sandbox.store import SchemaVersionError
+
+    try:
+        return args.func(args)
+    except SchemaVersionError as exc:      # a --db file of a newer toolkit: a clear message, not a traceback
+        print(f"toolkit {args.command}: {exc}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

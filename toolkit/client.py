@@ -301,6 +301,43 @@ class SandboxHandle:
         (``config()["app"]["rest_api_key"]``) gives the value: keep it private."""
         return self._call("GET", "/sandbox/config")
 
+    def create_app(self, name: str = "Sandbox App", *, redirect_uris=None, logout_redirect_uris=None,
+                   web_domains=None, client_secret: bool = True, consent_items=None, service_terms=None,
+                   channels=None) -> dict:
+        """Register another app, set up as in a developer console: its ``redirect_uris`` (authorize checks them:
+        KOE006), ``logout_redirect_uris``, ``web_domains`` (origins), ``client_secret`` on or off (off: the token
+        endpoint takes no secret; on: a missing or wrong one is KOE010), the ``consent_items`` it asks for (scope
+        id → ``"required"``/``"optional"``, or a list of ids) and the ``service_terms`` it shows
+        (``[{"tag": ..., "required": True}]``). Unset settings are the demo app's. Returns the app's config with
+        its keys (shown masked; ``app["rest_api_key"]`` gives the value).
+
+        >>> app = tk.sandbox.create_app("My web app", redirect_uris=["https://localhost:5000/callback"],
+        ...                             client_secret=False, consent_items={"profile": "required",
+        ...                                                                 "talk_message": "optional"})  # doctest: +SKIP
+        >>> mine = toolkit.connect(tk.hosts, rest_api_key=app["rest_api_key"])                       # doctest: +SKIP
+        """
+        body = _app_settings(redirect_uris=redirect_uris, logout_redirect_uris=logout_redirect_uris,
+                             web_domains=web_domains, client_secret=client_secret, consent_items=consent_items,
+                             service_terms=service_terms)
+        body["name"] = name
+        if channels is not None:
+            body["channels"] = list(channels)
+        return self._call("POST", "/sandbox/apps", json=body)
+
+    def update_app(self, app_id, *, name: str | None = None, redirect_uris=None, logout_redirect_uris=None,
+                   web_domains=None, client_secret: bool | None = None, consent_items=None,
+                   service_terms=None) -> dict:
+        """Change the settings of an app (those given; see :meth:`create_app`), e.g. turn its client secret off.
+
+        >>> tk.sandbox.update_app(app["app_id"], client_secret=False)   # doctest: +SKIP
+        """
+        body = _app_settings(redirect_uris=redirect_uris, logout_redirect_uris=logout_redirect_uris,
+                             web_domains=web_domains, client_secret=client_secret, consent_items=consent_items,
+                             service_terms=service_terms)
+        if name is not None:
+            body["name"] = name
+        return self._call("PATCH", f"/sandbox/apps/{app_id}", json=body)
+
     def world(self) -> dict:
         """The sandbox's city and its bounds, ``{"city": "Busan", "city_ko": ..., "bounds": [left, bottom, right,
         top]}`` (WGS84), asked once: calls about a point outside warn (``OutsideSandboxCityWarning``).
@@ -481,6 +518,16 @@ class SandboxHandle:
     def __repr__(self):
         world = f" world of {self.student!r}" if self.student is not None else ""
         return f"<SandboxHandle {self.base_url}{world}>"
+
+
+def _app_settings(*, client_secret, **settings) -> dict:
+    """The body of ``POST /sandbox/apps`` / ``PATCH /sandbox/apps/{id}`` from :meth:`SandboxHandle.create_app`'s
+    arguments (None: not given)."""
+    body = {k: (dict(v) if isinstance(v, dict) else [v] if isinstance(v, str) else list(v))
+            for k, v in settings.items() if v is not None}
+    if client_secret is not None:
+        body["client_secret_required"] = bool(client_secret)
+    return body
 
 
 _EMBEDDED = None

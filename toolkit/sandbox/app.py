@@ -44,6 +44,11 @@ class Sandbox:
     def __init__(self, db: str = ":memory:", *, seed: int = 7, clock_start: str = DEFAULT_START,
                  frozen: bool = False, base_url: str | None = None, clock: str = "virtual"):
         self.store = Store(db)
+        try:
+            found = self.store.check_version()   # a newer file is refused before anything is written
+        except Exception:
+            self.store.close()
+            raise
         self.seed = int(self.store.get_meta("seed", seed))
         self.clock = Clock(self.store, clock_start, frozen, mode=clock)
         self.base_url = base_url
@@ -54,6 +59,7 @@ class Sandbox:
             if getattr(module, "SCHEMA", None):
                 self.store.script(module.SCHEMA)
             self.models[area] = module.Model(self)
+        self.store.migrate(found)                # an older file's tables brought to this version, in place
         # Each area is seeded once per store; a persisted store made before an area existed gets that area's
         # seed data on its next start (areas seed with their own random stream, so the others are unaffected).
         seeded = self.store.get_meta("seeded_areas", [])

@@ -3,6 +3,10 @@
 One connection shared by the server's threads behind a lock; a file database uses WAL and a busy timeout so
 that several processes writing the same file wait for each other instead of corrupting it.
 
+The store records the version of its tables (``meta`` key ``schema_version``, :data:`SCHEMA_VERSION`): a file of
+an older version is migrated in place when a sandbox opens it (:data:`MIGRATIONS`, every row kept); a file of a
+newer version is refused (:class:`SchemaVersionError`, naming both versions) before anything is written.
+
 >>> s = Store(":memory:")
 >>> s.script("CREATE TABLE t (k TEXT PRIMARY KEY, v INTEGER)")
 >>> with s.tx() as db:
@@ -18,7 +22,29 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Iterator
 
-__all__ = ["Store"]
+__all__ = ["Store", "SchemaVersionError", "SCHEMA_VERSION", "MIGRATIONS"]
+
+SCHEMA_VERSION = 2
+"""The version of the sandbox's tables this toolkit writes (``meta`` key ``schema_version``). 1: the tables of
+every release before versioning (a file without the key); 2: ``apps.consent_items`` (the consent items an app
+asks for, set like in a developer console)."""
+
+
+def _add_column(db: sqlite3.Connection, table: str, column: str, decl: str) -> None:
+    """``ALTER TABLE … ADD COLUMN`` unless the column exists (a migration may meet a half-made table)."""
+    have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    if column not in have:
+        db.execute(f"ALTER TABLE {table} ADD COLUMN {column} {decl}")
+
+
+MIGRATIONS = {
+    1: lambda db: _add_column(db, "apps", "consent_items", "TEXT NOT NULL DEFAULT '{}'"),
+}
+"""``version -> step``: the step brings a file of that version to the next one, in place (data kept)."""
+
+
+class SchemaVersionError(RuntimeError):
+    """A store file written by a newer toolkit (a higher ``schema_version``): refused, untouched."""
 
 
 class Store:
@@ -70,6 +96,38 @@ class Store:
     def set_meta(self, key: str, value: Any) -> None:
         self.execute("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value",
                      key, json.dumps(value))
+
+    # ------------------------------------------------------------------ schema version
+    def schema_version(self) -> int | None:
+        """The file's ``schema_version``: None for a new (empty) store, 1 for a file of a release before
+        versioning (tables, no key)."""
+        version = self.get_meta("schema_version")
+        if version is not None:
+            return int(version)
+        tables = self.one("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name != 'meta'")["n"]
+        return 1 if tables or self.get_meta("seed") is not None else None
+
+    def check_version(self) -> int | None:
+        """Refuse (:class:`SchemaVersionError`) a file of a newer schema before anything is written; the file's
+        version otherwise (None: new)."""
+        version = self.schema_version()
+        if version is not None and version > SCHEMA_VERSION:
+            raise SchemaVersionError(
+                f"the sandbox database {self.path} has schema version {version}, written by a newer toolkit; this "
+                f"toolkit reads schema versions 1 to {SCHEMA_VERSION}. Upgrade toolkit to open it, or use another "
+                "--db file (the file was not changed)")
+        return version
+
+    def migrate(self, found: int | None) -> list[int]:
+        """Bring the tables from version ``found`` to :data:`SCHEMA_VERSION` in place, in one transaction (every
+        row kept), and record the version; the steps run. A new store is recorded at the current version."""
+        steps = [] if found is None else list(range(found, SCHEMA_VERSION))
+        with self.tx() as db:
+            for step in steps:
+                MIGRATIONS[step](db)
+            db.execute("INSERT INTO meta (key, value) VALUES ('schema_version', ?) ON CONFLICT(key) DO UPDATE SET"
+                       " value = excluded.value", (json.dumps(SCHEMA_VERSION),))
+        return steps
 
     def close(self) -> None:
         with self._lock:

@@ -39,7 +39,7 @@ CREATE TABLE IF NOT EXISTS apps (
     app_id TEXT PRIMARY KEY, name TEXT NOT NULL, client_secret TEXT NOT NULL,
     client_secret_required INTEGER NOT NULL DEFAULT 1, auto_link INTEGER NOT NULL DEFAULT 1,
     redirect_uris TEXT NOT NULL, logout_redirect_uris TEXT NOT NULL, web_domains TEXT NOT NULL,
-    webhooks TEXT NOT NULL DEFAULT '{}'
+    webhooks TEXT NOT NULL DEFAULT '{}', consent_items TEXT NOT NULL DEFAULT '{}'
 );
 CREATE TABLE IF NOT EXISTS app_keys (
     key TEXT PRIMARY KEY, app_id TEXT NOT NULL REFERENCES apps(app_id), kind TEXT NOT NULL
@@ -119,8 +119,10 @@ class Model:
                      int(u.get("is_story_user", True)), now - 86400 * 400, json.dumps(extra, ensure_ascii=False)))
 
     # ------------------------------------------------------------------ apps and keys
-    def create_app(self, name: str) -> dict:
-        """A new app with keys derived from the sandbox seed and its id (deterministic); its public config."""
+    def create_app(self, name: str, settings: dict | None = None) -> dict:
+        """A new app with keys derived from the sandbox seed and its id (deterministic); its public config.
+        ``settings`` (checked by :func:`check_settings`) replaces the demo app's redirect URIs, logout redirect
+        URIs, web domains, client-secret setting and consent items."""
         row = self.store.one("SELECT MAX(CAST(app_id AS INTEGER)) AS n FROM apps")
         app_id = str(int(row["n"] or int(DEMO_APP_ID) - 1) + 1)
         seed = self.sandbox.seed
@@ -133,8 +135,25 @@ class Model:
             for kind in KEY_KINDS:
                 db.execute("INSERT INTO app_keys (key, app_id, kind) VALUES (?, ?, ?)",
                            (_derive(seed, f"{app_id}:{kind}"), app_id, kind))
+            self._write_settings(db, app_id, settings or {})
         self.changed()
         return self.public_config(app_id)
+
+    def update_app(self, app_id: str, settings: dict) -> dict:
+        """Change an app's settings (checked by :func:`check_settings`; absent ones are kept); its config."""
+        with self.store.tx() as db:
+            self._write_settings(db, app_id, settings)
+        self.changed()
+        return self.public_config(app_id)
+
+    @staticmethod
+    def _write_settings(db, app_id: str, settings: dict) -> None:
+        for column in ("name", "redirect_uris", "logout_redirect_uris", "web_domains", "consent_items",
+                       "client_secret_required"):
+            if column in settings:
+                value = settings[column]
+                value = int(value) if isinstance(value, bool) else value if isinstance(value, str) else json.dumps(value)
+                db.execute(f"UPDATE apps SET {column} = ? WHERE app_id = ?", (value, app_id))
 
     def app_ids(self) -> list[str]:
         return [r["app_id"] for r in self.store.all("SELECT app_id FROM apps ORDER BY CAST(app_id AS INTEGER)")]
@@ -150,6 +169,7 @@ class Model:
         for col in ("redirect_uris", "logout_redirect_uris", "web_domains"):
             app[col] = [self._expand(v) for v in json.loads(app[col])]
         app["webhooks"] = json.loads(app["webhooks"])
+        app["consent_items"] = json.loads(app.get("consent_items") or "{}")
         app["keys"] = {r["kind"]: r["key"] for r in self.store.all("SELECT * FROM app_keys WHERE app_id = ?", app_id)}
         return app
 
@@ -189,6 +209,7 @@ class Model:
             "client_secret": app["client_secret"], "client_secret_required": bool(app["client_secret_required"]),
             "redirect_uris": app["redirect_uris"], "logout_redirect_uris": app["logout_redirect_uris"],
             "web_domains": app["web_domains"], "webhooks": app["webhooks"],
+            "consent_items": app["consent_items"],
         }
 
     def set_webhooks(self, app_id: str, **urls) -> dict:
@@ -286,3 +307,78 @@ class Model:
 
 _USER_COLUMNS = {"id", "email", "password", "nickname", "name", "gender", "birthyear", "birthday", "birthday_type",
                  "phone_number", "profile_image_url", "thumbnail_image_url", "is_talk_user", "is_story_user"}
+
+
+# ---------------------------------------------------------------------- app settings (a developer console's)
+SETTINGS = ("name", "redirect_uris", "logout_redirect_uris", "web_domains", "client_secret_required",
+            "consent_items", "service_terms")
+CONSENT_LEVELS = ("required", "optional")
+
+
+def _urls(name: str, value, origin_only: bool = False) -> list[str]:
+    from urllib.parse import urlsplit
+
+    if not isinstance(value, list) or len(value) > 10:
+        raise api_error(400, -2, f"{name} must be a list of at most 10 URLs")
+    for url in value:
+        parts = urlsplit(url) if isinstance(url, str) and len(url) <= 512 else None
+        if parts is None or parts.scheme not in ("http", "https") or not parts.netloc:
+            raise api_error(400, -2, f"each of {name} must be an absolute http or https URL, not {str(url)[:80]!r}")
+        if origin_only and parts.path not in ("", "/"):
+            raise api_error(400, -2, f"each of {name} must be an origin (scheme://host[:port]), not {url[:80]!r}")
+    return list(value)
+
+
+def check_settings(body: dict, scope_ids, *, partial: bool) -> dict:
+    """The app settings of a control-API body (``POST /sandbox/apps``, ``PATCH /sandbox/apps/{app_id}``), each
+    checked before anything changes (HTTP 400 ``-2`` naming the setting): ``redirect_uris``,
+    ``logout_redirect_uris`` (absolute URLs), ``web_domains`` (origins), ``client_secret_required`` (bool),
+    ``consent_items`` (scope id → ``"required"`` or ``"optional"``, or a list of ids: optional, ``profile`` and
+    ``openid`` required), ``service_terms`` (a list of ``{"tag", "required"}``)."""
+    out = {}
+    if "name" in body:
+        name = body["name"]
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise api_error(400, -2, "name must be text of 1 to 100 characters")
+        out["name"] = name
+    for name in ("redirect_uris", "logout_redirect_uris"):
+        if name in body:
+            out[name] = _urls(name, body[name])
+    if "web_domains" in body:
+        out["web_domains"] = _urls("web_domains", body["web_domains"], origin_only=True)
+    if "client_secret_required" in body:
+        if not isinstance(body["client_secret_required"], bool):
+            raise api_error(400, -2, "client_secret_required must be true or false")
+        out["client_secret_required"] = body["client_secret_required"]
+    if "consent_items" in body:
+        items = body["consent_items"]
+        if isinstance(items, list):
+            items = {s: ("required" if s in ("profile", "openid") else "optional") for s in items}
+        if not isinstance(items, dict) or len(items) > 50:
+            raise api_error(400, -2, "consent_items must map scope ids to 'required' or 'optional' (or list ids)")
+        for sid, level in items.items():
+            if sid not in scope_ids:
+                raise api_error(400, -2, f"consent_items: {str(sid)[:40]!r} is not a scope id of the sandbox")
+            if level not in CONSENT_LEVELS:
+                raise api_error(400, -2, f"consent_items[{sid!r}] must be 'required' or 'optional'")
+        out["consent_items"] = items
+    if "service_terms" in body:
+        terms = body["service_terms"]
+        if not isinstance(terms, list) or len(terms) > 20:
+            raise api_error(400, -2, "service_terms must be a list of at most 20 {\"tag\", \"required\"}")
+        seen = set()
+        for term in terms:
+            tag = term.get("tag") if isinstance(term, dict) else None
+            if not isinstance(tag, str) or not 1 <= len(tag) <= 64 or tag in seen:
+                raise api_error(400, -2, "each service term needs a distinct tag (text of 1 to 64 characters)")
+            if not isinstance(term.get("required", False), bool):
+                raise api_error(400, -2, f"service term {tag!r}: required must be true or false")
+            seen.add(tag)
+        out["service_terms"] = [{"tag": t["tag"], "required": bool(t.get("required", False))} for t in terms]
+    unknown = sorted(set(body) - set(SETTINGS) - {"channels", "app_id"})
+    if unknown:
+        raise api_error(400, -2, f"unknown app settings: {', '.join(map(str, unknown))[:120]}; the settings are "
+                                 f"{', '.join(SETTINGS)}")
+    if partial and not out:
+        raise api_error(400, -2, f"give at least one setting: {', '.join(SETTINGS)}")
+    return out

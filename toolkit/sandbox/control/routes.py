@@ -8,7 +8,11 @@ or as the platform.
 * ``POST /sandbox/webhooks`` with ``{"unlink": url, "account_status": url, ...}`` — the demo app's webhook URLs
 * ``POST /sandbox/apps`` with ``{"name": "...", "channels": [{"channel_public_id", "channel_uuid", "name"}]}``
   — another app with its keys (REST, admin, JS, native, client secret) and channels; ``GET /sandbox/apps``
-  lists every app's config. Users consent to an app with ``POST /sandbox/login {"app_id": ...}``.
+  lists every app's config. Users consent to an app with ``POST /sandbox/login {"app_id": ...}``. The body may
+  set the app as a developer console does (:func:`..apps.models.check_settings`): ``redirect_uris``,
+  ``logout_redirect_uris``, ``web_domains``, ``client_secret_required`` (false: the token endpoint takes no
+  secret), ``consent_items`` (``{"profile": "required", "talk_message": "optional"}``) and ``service_terms``
+  (``[{"tag": "terms", "required": true}]``); ``PATCH /sandbox/apps/{app_id}`` changes them later.
 * ``GET /sandbox/health``
 * ``GET /sandbox/openapi.json`` — the OpenAPI 3.1 document of the spec endpoints (:mod:`toolkit.sandbox.openapi`)
 * ``GET /sandbox/callback`` and ``GET /sandbox/logged-out`` — the demo app's registered redirect and logout
@@ -27,7 +31,9 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
 from starlette.routing import Route
 
+from ..apps.models import check_settings
 from ..clock import ClockError
+from ..identity.models import SCOPES
 from ..pages import FONT_CSS, FONT_STACK, font_bytes
 from ..web import api_error, json_response, read_json, sandbox_of
 
@@ -87,6 +93,7 @@ async def apps(request: Request):
     name, channels = body.get("name", "Sandbox App"), body.get("channels", [])
     if not isinstance(name, str) or not 1 <= len(name) <= 100:
         raise api_error(400, -2, "name must be text of 1 to 100 characters")
+    settings = check_settings(body, SCOPES, partial=False)
     if not isinstance(channels, list) or len(channels) > 20:
         raise api_error(400, -2, "channels must be a list of at most 20 channels")
     social = sb.model("social")
@@ -101,10 +108,35 @@ async def apps(request: Request):
             raise api_error(400, -2, f"channel {public_id!r} exists already")
         taken.add(public_id)
         wanted.append((public_id, uuid, str(fields.get("name") or uuid)[:100]))
-    config = sb.apps.create_app(name)
+    config = sb.apps.create_app(name, settings)
     for public_id, uuid, ch_name in wanted:
         social.add_channel(config["app_id"], public_id, uuid, ch_name)
-    return json_response({**config, "channels": [c["channel_public_id"] for c in social.channels(config["app_id"])]})
+    if "service_terms" in settings:
+        sb.model("identity").set_app_terms(config["app_id"], settings["service_terms"])
+    return json_response(_app_answer(sb, config["app_id"]))
+
+
+def _app_answer(sb, app_id: str) -> dict:
+    """An app's config with its channels and service terms."""
+    terms = [{"tag": t["tag"], "required": bool(t["required"])} for t in sb.model("identity").app_terms(app_id)]
+    return {**sb.apps.public_config(app_id), "service_terms": terms,
+            "channels": [c["channel_public_id"] for c in sb.model("social").channels(app_id)]}
+
+
+async def app_settings(request: Request):
+    """``PATCH``/``PUT /sandbox/apps/{app_id}``: change an app's settings (those given; all checked first)."""
+    sb = sandbox_of(request)
+    app_id = request.path_params["app_id"]
+    if sb.apps.app(app_id) is None:
+        raise api_error(404, -2, f"no app {app_id[:20]!r} in the sandbox (GET /sandbox/apps lists them)")
+    body = await read_json(request)
+    if "channels" in body:
+        raise api_error(400, -2, "channels are set when the app is made (POST /sandbox/apps)")
+    settings = check_settings(body, SCOPES, partial=True)
+    sb.apps.update_app(app_id, settings)
+    if "service_terms" in settings:
+        sb.model("identity").set_app_terms(app_id, settings["service_terms"])
+    return json_response(_app_answer(sb, app_id))
 
 
 def _page(title: str, body: str) -> HTMLResponse:
@@ -160,7 +192,8 @@ async def logged_out(request: Request):
 def routes(sandbox):
     return {"sandbox": [
         Route("/config", config), Route("/health", health), Route("/clock", clock, methods=["GET", "POST"]),
-        Route("/apps", apps, methods=["GET", "POST"]), Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
+        Route("/apps", apps, methods=["GET", "POST"]),
+        Route("/apps/{app_id}", app_settings, methods=["PATCH", "PUT"]), Route("/quotas", quotas, methods=["POST"]), Route("/webhooks", webhooks, methods=["POST"]),
         Route("/callback", callback), Route("/logged-out", logged_out),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/fonts/{name}", font, methods=["GET"]), Route("/reset", reset, methods=["POST"]),

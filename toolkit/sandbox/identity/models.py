@@ -343,6 +343,15 @@ class Model:
         return self.scope_states(app_id, user_id)
 
     # ------------------------------------------------------------------ service terms
+    def set_app_terms(self, app_id: str, terms: list[dict]) -> None:
+        """The service terms an app asks for (``[{"tag", "required"}]``), replacing its earlier ones; a user's
+        consent to a tag the app still asks for is kept."""
+        with self.store.tx() as db:
+            db.execute("DELETE FROM app_service_terms WHERE app_id = ?", (app_id,))
+            for term in terms:
+                db.execute("INSERT INTO app_service_terms VALUES (?, ?, ?, ?)",
+                           (app_id, term["tag"], int(term["required"]), int(not term["required"])))
+
     def app_terms(self, app_id: str) -> list[dict]:
         return [dict(r) for r in self.store.all("SELECT * FROM app_service_terms WHERE app_id = ? ORDER BY rowid",
                                                 app_id)]

@@ -117,7 +117,19 @@ def _check(req: _Req) -> Response | None:
         near = difflib.get_close_matches(unknown[0], list(SCOPES), n=1)
         mean = f" (did you mean {near[0]}?)" if near else ""
         return req.fail("invalid_scope", f"unknown scope ids: {', '.join(unknown)[:200]}{mean}")
+    items = req.app.get("consent_items") or {}
+    unset = [s for s in req.scopes if items and s not in items]
+    if unset:
+        return req.fail("invalid_scope", f"scope ids not set as consent items of the app: {', '.join(unset)[:200]} "
+                                         f"(its consent items: {', '.join(items)[:300]})")
     return None
+
+
+def _required(app: dict, scope: str) -> bool:
+    """Whether the consent item is required: as the app sets it (its ``consent_items``), else the sandbox's
+    default for the scope."""
+    items = app.get("consent_items") or {}
+    return items[scope] == "required" if scope in items else SCOPES[scope][2]
 
 
 async def authorize(request: Request):
@@ -166,7 +178,7 @@ def _pending_consent(request: Request, req: _Req, user_id: int):
     app_id = req.app["app_id"]
     state = model.link_state(app_id, user_id)
     linked = state in ("linked", "pending")
-    requested = req.scopes or ([] if linked else FIRST_LOGIN_SCOPES)
+    requested = req.scopes or ([] if linked else list(req.app.get("consent_items") or FIRST_LOGIN_SCOPES))
     agreed = set(model.agreed_scopes(app_id, user_id))
     missing = [s for s in requested if s not in agreed]
     terms = {t["tag"]: t for t in model.term_states(app_id, user_id)}
@@ -186,7 +198,7 @@ def _decide(request: Request, req: _Req, session: dict) -> Response:
         if "none" in req.prompt:
             return req.fail("consent_required", "prompt=none: the user must consent first")
         user = sb.apps.user(session["user_id"])
-        scope_items = [{"id": s, "display_name": SCOPES[s][0], "required": SCOPES[s][2]} for s in missing]
+        scope_items = [{"id": s, "display_name": SCOPES[s][0], "required": _required(req.app, s)} for s in missing]
         term_items = [{"tag": t, "required": terms[t]["required"]} for t in missing_terms]
         return pages.consent_page(req.q, app_name=req.app["name"], user=user, scopes=scope_items, terms=term_items)
     return _finish(request, req, session)
@@ -217,7 +229,7 @@ async def consent_submit(request: Request):
     model = _model(request)
     linked, missing, missing_terms, terms = _pending_consent(request, req, session["user_id"])
     chosen = set(form.getlist("scope"))
-    agreed = [s for s in missing if SCOPES[s][2] or s in chosen]
+    agreed = [s for s in missing if _required(req.app, s) or s in chosen]
     chosen_terms = set(form.getlist("term"))
     agreed_terms = [t for t in missing_terms if terms[t]["required"] or t in chosen_terms]
     app_id = req.app["app_id"]
