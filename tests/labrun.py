@@ -58,7 +58,9 @@ class LabProcess:
         # nothing of the run outside the work folder: trust database, workspaces (which a later lab would restore)
         env.update(JUPYTER_RUNTIME_DIR=str(self.runtime), PYTHONUNBUFFERED="1",
                    JUPYTER_DATA_DIR=str(self.workdir / "jupyter-data"),
-                   JUPYTERLAB_WORKSPACES_DIR=str(self.workdir / "workspaces"), **self.extra_env)
+                   JUPYTERLAB_WORKSPACES_DIR=str(self.workdir / "workspaces"))
+        env.update(self.extra_env)
+        self.runtime = Path(env["JUPYTER_RUNTIME_DIR"])
         where = [] if self.notebooks is None else ["--notebooks", str(self.notebooks)]
         cmd = [*self.command, "lab", *where, "--",
                "--no-browser", f"--port={self.port}", f"--ServerApp.token={self.token}",

@@ -133,16 +133,16 @@ class Client:
 
     def rest_auth(self) -> ServiceAK:
         """``ServiceAK <REST API key>``."""
-        return ServiceAK(self._need("rest_api_key"))
+        return ServiceAK(self._need("rest_api_key"), scheme=self.credentials.app_key_scheme)
 
     def admin_auth(self) -> ServiceAK:
         """``ServiceAK <admin key>`` (no target user)."""
-        return ServiceAK(self._need("admin_key"), kind="admin_key")
+        return ServiceAK(self._need("admin_key"), kind="admin_key", scheme=self.credentials.app_key_scheme)
 
     def user_auth(self, target_id: int | None = None):
         """The 'token or admin key' mode: the logged-in user's token, or the admin key for ``target_id``."""
         if target_id is not None:
-            return AdminFor(self._need("admin_key"), target_id)
+            return AdminFor(self._need("admin_key"), target_id, scheme=self.credentials.app_key_scheme)
         if self.access_token is None:
             raise ConfigurationError("no user is logged in: log in first (tk.login(...)) or pass target_id= "
                                      "to act on a user with the admin key")
@@ -396,7 +396,7 @@ class SandboxHandle:
 
     def replay_consent_history(self) -> dict:
         """Act as the platform: replay the demo users' sign-ups of the week before the sandbox's start
-        (``datasets/users/consent_history.json``): nine demo users (도현 … 태양, not 민지, 준호 or 서연, whom the
+        (``toolkit/data/users/consent_history.json``): nine demo users (도현 … 태양, not 민지, 준호 or 서연, whom the
         walkthroughs log in themselves) link to the demo app between 2026-11-13 and 2026-11-19 with varied
         consents, and some later agree to more scopes or withdraw one. The links, consents and the consent-event
         log (:meth:`consent_events`) then read as if it had happened; no webhook is sent for this past week.
@@ -564,7 +564,7 @@ def embedded_sandbox(with_flag: bool = False, clock: str = "virtual"):
 
 
 def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, app_id=None, redirect_uri=None,
-            timeout=None, total_timeout=None, env=None) -> Config | None:
+            timeout=None, total_timeout=None, env=None, app_key_scheme=None) -> Config | None:
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
     if hosts is None:
         cfg = Config.from_env(env, **overrides)
@@ -572,7 +572,7 @@ def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, a
             return None
         creds = cfg.credentials
         given = dict(rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret, app_id=app_id,
-                     redirect_uri=redirect_uri)
+                     redirect_uri=redirect_uri, app_key_scheme=app_key_scheme)
         merged = {k: (v if v is not None else getattr(creds, k)) for k, v in given.items()}
         return Config(hosts=cfg.hosts, credentials=Credentials(**merged), **{
             "timeout": cfg.timeout, "total_timeout": cfg.total_timeout})
@@ -581,24 +581,26 @@ def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, a
     elif isinstance(hosts, dict):
         hosts = Hosts(**hosts)
     creds = Credentials(rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret, app_id=app_id,
-                        redirect_uri=redirect_uri)
+                        redirect_uri=redirect_uri, app_key_scheme=app_key_scheme)
     return Config(hosts=hosts, credentials=creds, **overrides)
 
 
-def _sandbox_config(config: dict, overrides: dict) -> Config:
+def _sandbox_config(config: dict, overrides: dict, app_key_scheme: str | None = None) -> Config:
     app = config["app"]
     return Config(hosts=Hosts(**config["hosts"]), credentials=Credentials(
         rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
-        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app), **overrides)
+        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app, app_key_scheme=app_key_scheme),
+        **overrides)
 
 
 def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secret=None, app_id=None,
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
              fresh: bool = False, env=None, transport=None, async_transport=None, latency=None,
-             clock: str = "virtual", classroom: str | None = None, student: str | None = None,
-             token: "str | Secret | None" = None):
+             clock: str = "virtual", app_key_scheme: str | None = None, classroom: str | None = None,
+             student: str | None = None, token: "str | Secret | None" = None):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
-    scheme = None
+    # the word before app keys: the argument, else TOOLKIT_APP_KEY_SCHEME, else the spec's ServiceAK
+    scheme = app_key_scheme or (os.environ if env is None else env).get("TOOLKIT_APP_KEY_SCHEME") or None
     delay = _latency_header(latency)          # checked before any sandbox starts
     if classroom is not None or student is not None or token is not None:
         return _with_latency(_classroom_client(
@@ -613,10 +615,10 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
         handle = SandboxHandle(base)
         if fresh:
             handle.reset()
-        return _with_latency(cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
-                                 async_transport=async_transport), delay)
+        return _with_latency(cls(_sandbox_config(handle.config(), overrides, scheme), sandbox=handle,
+                                 transport=transport, async_transport=async_transport), delay)
     cfg = None if sandbox else _config(hosts, rest_api_key, admin_key, client_secret, app_id, redirect_uri,
-                                       timeout, total_timeout, env)
+                                       timeout, total_timeout, env, scheme)
     if cfg is not None:
         # options that act on a sandbox, refused for other hosts
         if fresh:
@@ -638,7 +640,7 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
     server, started = embedded_sandbox(with_flag=True, clock=clock)
     if fresh and not started:
         server.reset()
-    return _with_latency(cls(_sandbox_config(server.config(), overrides),
+    return _with_latency(cls(_sandbox_config(server.config(), overrides, scheme),
                              sandbox=SandboxHandle(server.base_url, server), transport=transport,
                              async_transport=async_transport), delay)
 
@@ -676,7 +678,7 @@ def _classroom_client(cls, url, student, token, *, fresh, clock, scheme, options
     handle = SandboxHandle(str(url), headers={HEADER: value}, student=student)
     if fresh:
         handle.reset()          # this student's world only
-    client = cls(_sandbox_config(handle.config(), overrides), sandbox=handle, transport=transport,
+    client = cls(_sandbox_config(handle.config(), overrides, scheme), sandbox=handle, transport=transport,
                  async_transport=async_transport)
     client.core.headers[HEADER] = value
     client.core.owned_headers[HEADER] = value     # the login pages' browser clients too
@@ -732,6 +734,9 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     --latency 30ms`` does it for every client. ``clock="real"`` (embedded sandbox only) runs the sandbox on the
     wall clock, so that outside clients checking token times against their own clock accept its tokens; the
     default ``"virtual"`` clock is deterministic (the walkthroughs rely on it) and can be advanced.
+    ``app_key_scheme`` (or ``TOOLKIT_APP_KEY_SCHEME``): the word sent before every app key, ``Authorization:
+    <word> <key>``; the spec's ``ServiceAK`` by default, ``"KakaoAK"`` for deployments that expect that word (the
+    sandbox accepts both).
 
     In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
     (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul.

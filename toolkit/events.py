@@ -329,8 +329,10 @@ class Inbox:
     """
 
     def __init__(self, *, admin_key: "str | Secret | None", audience: "str | Secret | None", issuer: str | None,
-                 jwks_url: str | None = None, jwks: dict | None = None, port: int = 0, client=None):
+                 jwks_url: str | None = None, jwks: dict | None = None, port: int = 0, client=None,
+                 app_key_scheme: str = "ServiceAK"):
         self._admin = Secret(admin_key) if admin_key else None
+        self._schemes = tuple(dict.fromkeys(("ServiceAK", app_key_scheme)))   # the spec's word, and the app's
         self._audience = Secret(audience) if audience else None
         self.issuer = issuer
         self._jwks = JwksCache(jwks_url, jwks=jwks, headers=getattr(getattr(client, "core", None), "owned_headers",
@@ -443,8 +445,8 @@ class Inbox:
     def _key_ok(self, header: str | None) -> bool:
         if self._admin is None:
             return False
-        expected = f"ServiceAK {self._admin.reveal()}".encode()
-        return hmac.compare_digest((header or "").encode(), expected)
+        given = (header or "").encode()
+        return any([hmac.compare_digest(given, f"{word} {self._admin.reveal()}".encode()) for word in self._schemes])
 
     def _app(self):
         from starlette.applications import Starlette
@@ -527,7 +529,8 @@ def inbox(tk, *, port: int = 0, start: bool = True) -> Inbox:
     """An :class:`Inbox` for the client's app: admin key, REST API key and auth host from ``tk``."""
     creds, auth = tk.config.credentials, tk.config.hosts.auth
     box = Inbox(admin_key=creds.admin_key, audience=creds.rest_api_key, issuer=auth,
-                jwks_url=f"{auth}/.well-known/jwks.json", port=port, client=tk)
+                jwks_url=f"{auth}/.well-known/jwks.json", port=port, client=tk,
+                app_key_scheme=getattr(creds, "app_key_scheme", "ServiceAK"))
     return box.start() if start else box
 
 

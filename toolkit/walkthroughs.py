@@ -55,9 +55,8 @@ def source() -> Path:
     root = in_checkout()
     if root is not None:
         return root / "notebooks"
-    from importlib.resources import files
-
-    return Path(str(files("toolkit.notebooks")))
+    # the data package toolkit.notebooks (no __init__: a folder of files installed beside the modules)
+    return _package_root() / "notebooks"
 
 
 def shipped_files() -> dict[str, Path]:

@@ -139,3 +139,32 @@ def test_every_copied_walkthrough_runs_in_the_installed_environment(installed_to
     again = inst.run(inst.toolkit, "walkthroughs", lessons).stdout
     assert f"skipped {WALKTHROUGHS[0]}: changed since toolkit copied it" in again, again
     assert "toolkit " in first.read_text("utf-8")
+
+
+def test_a_kernel_of_the_install_runs_toolkit_in_another_jupyter(installed_toolkit, tmp_path):
+    """The README's way into an existing Jupyter: ``python -m ipykernel install --user --name toolkit`` in the
+    install's environment; another environment's Jupyter (this test run's) then runs ``toolkit.connect()`` in it."""
+    import sys
+
+    inst = installed_toolkit
+    inst.run(inst.python, "-m", "ipykernel", "install", "--user", "--name", "toolkit")
+    kernels = inst.home / ".local" / "share" / "jupyter" / "kernels"
+    spec = json.loads((kernels / "toolkit" / "kernel.json").read_text("utf-8"))
+    assert Path(spec["argv"][0]).parent == inst.venv / "bin", spec["argv"]
+    nb = {"cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
+                     "source": "import toolkit\ntk = toolkit.connect()\n"
+                               "print(toolkit.__file__, len(tk.status.current()))"}],
+          "metadata": {"kernelspec": {"name": "toolkit", "display_name": "toolkit", "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    (tmp_path / "mine.ipynb").write_text(json.dumps(nb), "utf-8")
+    env = {**{k: v for k, v in __import__("os").environ.items() if not k.startswith("TOOLKIT_")},
+           "JUPYTER_PATH": str(inst.home / ".local" / "share" / "jupyter")}
+    done = subprocess.run([sys.executable, "-m", "jupyter", "nbconvert", "--to", "notebook", "--execute",
+                           "--ExecutePreprocessor.kernel_name=toolkit", "--output", "ran.ipynb",
+                           str(tmp_path / "mine.ipynb")], capture_output=True, text=True, env=env, timeout=300,
+                          cwd=tmp_path)
+    assert done.returncode == 0, done.stderr[-3000:]
+    ran = json.loads((tmp_path / "ran.ipynb").read_text("utf-8"))
+    text = "".join(ran["cells"][0]["outputs"][0]["text"])
+    where, rows = text.split()
+    assert Path(where).is_relative_to(inst.venv) and int(rows) > 0, text
