@@ -9,11 +9,12 @@ Set-up, before the clock starts: every student (``walkthrough``: true), or only 
 calls with the toolkit's own client bound to their world (``toolkit.connect(classroom=...)``: status, its
 history, keyword, address, category and region searches, a route, a login, a story posted and listed, a memo, an
 incident and a clock advance, the tiles of one map view), every request recorded; the others only log in (their
-world is made by it) and take the first one's recorded requests. Each student then replays requests of the
-walkthrough calls, with its own classroom header, keys and login token: one *step* (a call a notebook cell makes;
-a map view is its 12 tiles fetched over 6 connections, as a browser does) then a think time drawn uniformly from
-``think`` seconds, until ``seconds`` have passed. Control calls (login, incident, clock) are not replayed.
-Students start at random moments of their first think time, so the class does not start in step.
+world is made by it: a GET of its configuration and the walkthrough's login, 16 students at a time) and take the first
+one's recorded requests. Each student then replays requests of the walkthrough calls, with its own classroom
+header, keys and login token: one *step* (a call a notebook cell makes; a map view is its 12 tiles fetched over 6
+connections, as a browser does) then a think time drawn uniformly from ``think`` seconds, until ``seconds`` have
+passed. Control calls (login, incident, clock) are not replayed. Students start at random moments of their first
+think time, so the class does not start in step.
 
 The process prints ``ready {...}`` after its set-up, waits for ``go`` on standard input, and prints ``result
 {...}``: each step kind's latencies (ms, one per request), the requests that failed (transport errors or HTTP
@@ -33,6 +34,7 @@ MIX = {"status": 2, "history": 1, "keyword": 3, "address": 2, "category": 2, "re
        "story": 1, "talk": 1, "map": 1}
 TILES = [(14, x, y) for x in range(14064, 14068) for y in range(6479, 6482)]   # one map view over central Busan
 SCOPES = ["profile", "friends", "talk_message", "story_permalink"]
+USER = 4100000001
 
 
 def walkthrough(tk, tag, student: str) -> None:
@@ -55,7 +57,7 @@ def walkthrough(tk, tag, student: str) -> None:
     with tag("route"):
         tk.navi.directions((129.1586, 35.1631), (129.0592, 35.1579))
     with tag("login"):
-        tk.login_as(4100000001, scopes=SCOPES)
+        tk.login_as(USER, scopes=SCOPES)
     with tag("story"):
         tk.story.post_note(f"a note from {student}", permission="F")
         tk.story.mystories(expand_media=False)
@@ -111,36 +113,64 @@ def _credentials(tk) -> dict[str, str]:
     return out
 
 
+def swapped(template: dict, swap: list[tuple[str, str]]) -> dict:
+    """``template``'s requests with the recorded student's values (header, keys, login token) swapped for
+    another student's."""
+    from toolkit.classroom import HEADER
+
+    steps = {}
+    for kind, reqs in template.items():
+        steps[kind] = []
+        for method, url, headers, body in reqs:
+            headers = dict(headers)
+            for key in headers:
+                if key.lower() in (HEADER.lower(), "authorization"):
+                    for old, new in swap:
+                        headers[key] = headers[key].replace(old, new)
+            steps[kind].append((method, url, headers, body))
+    return steps
+
+
+async def log_in(students: list, base: str, values: dict, template: dict) -> list[dict]:
+    """The light set-up, 16 students at a time: each student's world is made by a GET of its ``/sandbox/config``
+    (its app's keys), then the walkthrough's login (``login_as``: ``POST /sandbox/login``) gives its token."""
+    import httpx
+
+    from toolkit.classroom import HEADER, classroom_header
+
+    gate = asyncio.Semaphore(16)
+
+    async def one(client, name, token):
+        header = {HEADER: classroom_header(name, token)}
+        async with gate:
+            config = (await client.get(f"{base}/sandbox/config", headers=header)).raise_for_status().json()
+            tokens = (await client.post(f"{base}/sandbox/login", headers=header, json={
+                "scopes": SCOPES, "user_id": USER})).raise_for_status().json()
+        mine = {"header": header[HEADER], "bearer": tokens["access_token"],
+                **{k: config["app"][k] for k in ("rest_api_key", "admin_key") if k in config["app"]}}
+        return swapped(template, [(values[k], mine[k]) for k in values if values[k] and mine.get(k)])
+
+    async with httpx.AsyncClient(timeout=60, trust_env=False) as client:
+        return await asyncio.gather(*(one(client, name, token) for name, token in students))
+
+
 def setup(job: dict) -> list[dict]:
     """Each student's steps: ``{kind: [(method, url, headers, body), ...]}`` with that student's values."""
     import toolkit
-    from toolkit.classroom import HEADER
 
-    template, template_values, students = None, None, []
-    for i, (name, token) in enumerate(job["students"]):
+    full = job["students"] if job["walkthrough"] else job["students"][:1]
+    students, template, values, base = [], None, None, None
+    for name, token in full:
         tk = toolkit.connect(classroom=job["url"], student=name, token=token)
-        if job["walkthrough"] or template is None:
-            rec = Recorder(tk)
-            walkthrough(tk, rec.tag, name)
-            steps = {k: v for k, v in rec.requests.items() if k in MIX}
-            if template is None:
-                template, template_values = steps, _credentials(tk)
-        else:
-            tk.login_as(4100000001, scopes=SCOPES)
-            mine = _credentials(tk)
-            swap = [(template_values[k], mine[k]) for k in template_values if template_values[k] and mine.get(k)]
-            steps = {}
-            for kind, reqs in template.items():
-                steps[kind] = []
-                for method, url, headers, body in reqs:
-                    headers = dict(headers)
-                    for key in list(headers):
-                        if key.lower() in (HEADER.lower(), "authorization"):
-                            for old, new in swap:
-                                headers[key] = headers[key].replace(old, new)
-                    steps[kind].append((method, url, headers, body))
-        students.append(steps)
+        rec = Recorder(tk)
+        walkthrough(tk, rec.tag, name)
+        students.append({k: v for k, v in rec.requests.items() if k in MIX})
+        if template is None:
+            template, values, base = students[0], _credentials(tk), tk.sandbox.base_url
         tk.close()
+    rest = job["students"][len(full):]
+    if rest:
+        students += asyncio.run(log_in(rest, base, values, template))
     return students
 
 
