@@ -3,9 +3,10 @@
     python docs/build_reference.py          # rewrites notebooks/reference/api.md
     python docs/build_reference.py --check  # exits 1 when notebooks/reference/api.md is out of date (the test suite runs this)
 
-Sources: ``tests/data/spec_endpoints.json`` (the endpoint list with its section numbers) and the client's
-``@endpoint`` registry (:data:`toolkit.area.WRAPPED`). Section numbers are the ones every docstring, notebook and
-the README cite, e.g. "location §4.6".
+Sources: ``tests/data/spec_endpoints.json`` (the endpoint list with its section numbers), the client's
+``@endpoint`` registry (:data:`toolkit.area.WRAPPED`) and the sandbox's OpenAPI document
+(:func:`toolkit.sandbox.openapi.build_document`: each endpoint's parameters and auth, and the curl line against a
+sandbox). Section numbers are the ones every docstring, notebook and the README cite, e.g. "location §4.6".
 """
 from __future__ import annotations
 
@@ -103,9 +104,132 @@ def wrapped() -> dict[tuple[str, str, str], list[str]]:
     return WRAPPED
 
 
+AUTH_HEADERS = {
+    "BearerToken": ("user access token", "Bearer ACCESS_TOKEN"),
+    "RestApiKey": ("REST API key", "ServiceAK REST_API_KEY"),
+    "AdminKey": ("admin key (with target_id_type=user_id&target_id=... to act on a user)", "ServiceAK ADMIN_KEY"),
+    "BusinessToken": ("business access token", "Bearer BUSINESS_TOKEN"),
+    "AnyAppKey": ("any app key (native app, REST API, JavaScript or admin)", "ServiceAK REST_API_KEY"),
+}
+
+
+def operations() -> dict[tuple[str, str, str], dict]:
+    """(method, host, spec path) → the OpenAPI operation of the sandbox's document."""
+    sys.path.insert(0, str(ROOT))
+    from toolkit.sandbox.openapi import build_document
+
+    doc = build_document("http://127.0.0.1:PORT")
+    out = {}
+    for ops in doc["paths"].values():
+        for method, op in ops.items():
+            out[(method.upper(), op["x-spec-host"], op["x-spec-path"])] = op
+    return out
+
+
+def _type(schema: dict) -> str:
+    if "enum" in schema:
+        shown = ", ".join(map(str, schema["enum"][:8])) + (", …" if len(schema["enum"]) > 8 else "")
+        return f"one of {shown}"
+    kind = schema.get("type", "object")
+    kind = "/".join(kind) if isinstance(kind, list) else kind
+    if kind == "array":
+        kind = f"array of {schema.get('items', {}).get('type', 'object')}"
+    bounds = [f"{k} {schema[k]}" for k in ("minimum", "maximum", "default") if k in schema]
+    return kind + (f" ({', '.join(bounds)})" if bounds else "")
+
+
+# The curl lines run against the sandbox, whose world is one city (Busan): points there, not the document's.
+CITY_EXAMPLES = {"x": 129.0592, "y": 35.1579, "radius": 1000, "origin": "129.0325,35.1000,name=Nampo",
+                 "destination": "129.0600,35.1570"}
+
+
+def _example(param: dict):
+    if param["name"] in CITY_EXAMPLES and param.get("in") == "query":
+        return CITY_EXAMPLES[param["name"]]
+    schema = param.get("schema", {})
+    for value in (param.get("example"), schema.get("example"), schema.get("default")):
+        if value is not None:
+            return value
+    if schema.get("enum"):
+        return schema["enum"][0]
+    return {"integer": 1, "number": 1.0, "boolean": "true"}.get(schema.get("type"), param["name"].upper())
+
+
+def _fields(op: dict) -> tuple[list[dict], str | None, dict]:
+    """Parameters as ``{name, in, required, schema, ...}`` (path, query, header and body fields), the body's
+    content type and the body's example."""
+    fields = [p for p in op.get("parameters", []) if p.get("in") != "header" or p["name"] != "Authorization"]
+    ctype, example = None, {}
+    body = op.get("requestBody")
+    if body:
+        ctype, content = next(iter(body["content"].items()))
+        schema = content.get("schema", {})
+        example = content.get("example") or {}
+        required = set(schema.get("required", []))
+        where = {"application/json": "json", "multipart/form-data": "multipart"}.get(ctype, "form")
+        for name, prop in (schema.get("properties") or {}).items():
+            fields.append({"name": name, "in": where, "required": name in required, "schema": prop,
+                           "description": prop.get("description", ""), "example": example.get(name)})
+    return fields, ctype, example
+
+
+def _curl(method: str, host: str, spec_path: str, op: dict) -> str:
+    fields, ctype, example = _fields(op)
+    path = spec_path
+    for p in fields:
+        if p["in"] == "path":
+            value = "json" if p["name"].lower() == "format" else _example(p)
+            path = path.replace("{" + p["name"] + "}", str(value)).replace("{" + p["name"].upper() + "}", str(value))
+    parts = ["curl"]
+    if method == "GET":
+        parts.append("-G")
+    elif method != "POST" or not any(p["in"] in ("form", "json", "multipart") for p in fields):
+        parts.append(f"-X {method}")
+    parts.append(f"'http://127.0.0.1:PORT/{host}{path}'")
+    security = op.get("security") or []
+    if security:
+        parts.append(f"-H 'Authorization: {AUTH_HEADERS[next(iter(security[0]))][1]}'")
+    wanted = [p for p in fields if p["in"] not in ("path",) and (p["required"] or p.get("example") is not None
+                                                                   or p.get("schema", {}).get("example") is not None)]
+    if ctype == "application/json":
+        body = example or {p["name"]: _example(p) for p in wanted}
+        parts.append("-H 'Content-Type: application/json'")
+        parts.append("-d '" + json.dumps(body, ensure_ascii=False).replace("'", "'\\''") + "'")
+    else:
+        flag = "-F" if ctype == "multipart/form-data" else "--data-urlencode"
+        for p in wanted:
+            value = p.get("example") if p["name"] not in CITY_EXAMPLES else None
+            value = _example(p) if value is None else value
+            if isinstance(value, (dict, list)):
+                value = json.dumps(value, ensure_ascii=False)
+            parts.append(f"{flag} '{p['name']}={str(value)}'".replace("\n", " "))
+    return " ".join(parts)
+
+
+def detail(row: dict, op: dict | None, call: str) -> list[str]:
+    """The parameters, auth and curl line of one endpoint."""
+    title = f"**`{row['method']} {row['host']}{row['path']}`** ({row['source'].removesuffix('.md')} §{row['section']})"
+    if op is None:
+        return [title, "", "Not in the sandbox's OpenAPI document.", ""]
+    security = op.get("security") or []
+    auth = " or ".join(f"{AUTH_HEADERS[next(iter(s))][0]} (`Authorization: {AUTH_HEADERS[next(iter(s))][1]}`)"
+                       for s in security) or "none"
+    fields, _, _ = _fields(op)
+    params = []
+    for p in fields:
+        note = (p.get("description") or "").strip().rstrip(".").replace("|", "/").replace("\n", " ")
+        req = "required" if p.get("required") else "optional"
+        params.append(f"`{p['name']}` ({p['in']}, {_type(p.get('schema', {}))}, {req}{'; ' + note if note else ''})")
+    lines = [title, "", f"Auth: {auth}. toolkit: {call}.", "",
+             "Parameters: " + ("; ".join(params) if params else "none") + ".", "", "```",
+             _curl(row["method"], row["host"], row["path"], op), "```", ""]
+    return lines
+
+
 def render() -> str:
     spec = json.loads((ROOT / "tests" / "data" / "spec_endpoints.json").read_text("utf-8"))
     calls = wrapped()
+    ops = operations()
     by_section: dict[tuple[str, str], list[dict]] = defaultdict(list)
     for row in spec:
         by_section[(row["source"].removesuffix(".md"), row["section"])].append(row)
@@ -120,6 +244,12 @@ def render() -> str:
         "Hosts: the service has five base URLs, `auth`, `api`, `local`, `navi`, `status` (in the sandbox all five",
         "share one port: `http://127.0.0.1:PORT/<host>/...`).",
         "",
+        "Each area's table is followed by every endpoint in detail: its parameters, its auth and a curl line",
+        "against a sandbox. Start one with `toolkit sandbox --port 8000` and replace `PORT` with 8000 and",
+        "`REST_API_KEY`, `ADMIN_KEY` with the demo app's keys (`toolkit sandbox --print-config --port 8000`);",
+        "`ACCESS_TOKEN` is a user's token (`POST /sandbox/login {\"user_id\": 4100000001, \"scopes\": [...]}` on the",
+        "control API gives one). The sandbox's OpenAPI document, `/sandbox/openapi.json`, has the same in full.",
+        "",
     ]
     for area, (heading, summary) in AREAS.items():
         lines += [f"## {heading}", "", f"Covers {summary}.", "",
@@ -133,6 +263,12 @@ def render() -> str:
                 what = TITLES.get((area, sec), row.get("title", "")) if i == 0 else ""
                 label = f"{area} §{sec}" if i == 0 else ""
                 lines.append(f"| {label} | {what} | `{row['method']} {row['host']}{row['path']}` | {call} |")
+        lines += ["", f"### {heading.split(':')[0]}: endpoints in detail", ""]
+        for sec in sections:
+            for row in sorted(by_section[(area, sec)], key=lambda r: (r["path"], r["method"])):
+                names = calls.get((row["method"], row["host"], row["path"]), [])
+                call = ", ".join(f"`{_call_name(n)}`" for n in sorted(set(names))) or "—"
+                lines += detail(row, ops.get((row["method"], row["host"], row["path"])), call)
         events = [e for e in EVENTS if e[0] == area]
         if events:
             lines += ["", "Events the service sends to the app (the toolkit receives and verifies them):", "",

@@ -16,9 +16,32 @@ This module does not import :mod:`toolkit.navi` (the code tables live in :mod:`t
 from __future__ import annotations
 
 from .mapassets import add_legend, dot_icon, new_map, resolve_tiles
-from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
+from .navicodes import GUIDE_TYPES, GUIDE_TYPES_EN, TRAFFIC_STATES, TRAFFIC_STATES_EN
 
-__all__ = ["route_map", "origins_map", "TRAFFIC_COLORS", "ALT_COLORS"]
+__all__ = ["route_map", "origins_map", "TRAFFIC_COLORS", "ALT_COLORS", "WORDS"]
+
+#: The words of the maps, per ``lang=`` ("ko" or "en"): legends, tooltips and markers speak one language.
+WORDS = {
+    "ko": {"traffic": "교통 상황", "alternative": "대안 경로 {i}", "route": "경로 {i}: {distance:,} m, {minutes}분, 택시 "
+           "{taxi:,}원", "road": "{name}: {distance} m, {speed} km/h, {state}", "origin": "출발", "waypoint": "경유 {n}",
+           "destination": "도착", "states": TRAFFIC_STATES, "guides": GUIDE_TYPES, "drive_time": "운전 시간",
+           "found": "경로 있음 (크기 = 시간)", "no_route": "경로 없음", "common": {"destination": "공통 목적지",
+                                                                             "origin": "공통 출발지"},
+           "tip": "{key}: {minutes}분, {distance:,} m", "center": {"destination": "목적지", "origin": "출발지"}},
+    "en": {"traffic": "traffic", "alternative": "alternative {i}", "route": "route {i}: {distance:,} m, {minutes} min, "
+           "taxi {taxi:,} KRW", "road": "{name}: {distance} m, {speed} km/h, {state}", "origin": "origin",
+           "waypoint": "waypoint {n}", "destination": "destination", "states": TRAFFIC_STATES_EN,
+           "guides": GUIDE_TYPES_EN, "drive_time": "drive time", "found": "route found (size = duration)",
+           "no_route": "no route", "common": {"destination": "common destination", "origin": "common origin"},
+           "tip": "{key}: {minutes} min, {distance:,} m", "center": {"destination": "destination",
+                                                                   "origin": "origin"}},
+}
+
+
+def _words(lang: str) -> dict:
+    if lang not in WORDS:
+        raise ValueError(f"lang must be 'ko' or 'en', not {lang!r}")
+    return WORDS[lang]
 
 #: traffic_state → colour (0 no information, 1 jammed, 2 delayed, 3 slow, 4 smooth)
 TRAFFIC_COLORS = {0: "#7f7f7f", 1: "#d62728", 2: "#ff7f0e", 3: "#f2c80f", 4: "#2ca02c", 6: "#000000"}
@@ -40,17 +63,20 @@ def _line(route: dict) -> list[list[float]]:
     return out
 
 
-def route_map(directions, *, guides: bool = True, tiles: str | None = None, width="100%", height=520):
+def route_map(directions, *, guides: bool = True, tiles: str | None = None, width="100%", height=520,
+              lang: str = "ko"):
     """A folium ``Map`` of a :class:`toolkit.navi.Directions` (or its raw body): the first route's roads
     coloured by traffic state (legend in the corner; hover a road for name, speed and state), alternatives
     dashed, guide points as small dots (hover for the guidance), and markers S (origin), 1, 2 … (waypoints),
     E (destination). ``tiles``: the base layer (default: the answer's client's — the sandbox's own tiles in
-    the sandbox, OpenStreetMap against the service).
+    the sandbox, OpenStreetMap against the service). ``lang``: ``"ko"`` (default: 교통 상황, 지체 (2), 대안 경로 1)
+    or ``"en"`` (traffic, delayed (2), alternative 1) for the legend, the tooltips and the markers.
 
-    >>> route_map(tk.navi.directions((129.03, 35.10), (129.06, 35.157), alternatives=True))  # doctest: +SKIP
+    >>> route_map(tk.navi.directions((129.03, 35.10), (129.06, 35.157), alternatives=True), lang="en")  # doctest: +SKIP
     """
     import folium
 
+    words = _words(lang)
     body = getattr(directions, "raw", directions)
     routes = (body or {}).get("routes") or []
     ok = [r for r in routes if r.get("result_code") == 0]
@@ -65,7 +91,8 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
         if r.get("result_code") != 0:
             continue
         s = r["summary"]
-        label = f"route {i}: {s['distance']:,} m, {s['duration'] // 60} min, taxi {s['fare']['taxi']:,} KRW"
+        label = words["route"].format(i=i, distance=s["distance"], minutes=s["duration"] // 60,
+                                      taxi=s["fare"]["taxi"])
         if i > 0:
             folium.PolyLine(_line(r), color=ALT_COLORS[(i - 1) % len(ALT_COLORS)], weight=5, opacity=0.7,
                             dash_array="8 6", tooltip=label).add_to(m)
@@ -74,8 +101,8 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
             for rd in sec.get("roads") or []:
                 v = rd["vertexes"]
                 states_seen.add(rd["traffic_state"])
-                tip = (f"{rd['name']}: {rd['distance']} m, {rd['traffic_speed']} km/h, "
-                       f"{TRAFFIC_STATES.get(rd['traffic_state'], rd['traffic_state'])}")
+                tip = words["road"].format(name=rd["name"], distance=rd["distance"], speed=rd["traffic_speed"],
+                                           state=words["states"].get(rd["traffic_state"], rd["traffic_state"]))
                 folium.PolyLine([[y, x] for x, y in zip(v[0::2], v[1::2])],
                                 color=TRAFFIC_COLORS.get(rd["traffic_state"], "#7f7f7f"), weight=7, opacity=0.9,
                                 tooltip=tip).add_to(m)
@@ -85,33 +112,35 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
                         continue
                     folium.CircleMarker([g["y"], g["x"]], radius=4, color="#333333", weight=1, fill=True,
                                         fill_color="#ffffff", fill_opacity=1,
-                                        tooltip=f"{GUIDE_TYPES.get(g['type'], g['type'])}: {g['guidance']}"
+                                        tooltip=f"{words['guides'].get(g['type'], g['type'])}: {g['guidance']}"
                                         ).add_to(m)
-        folium.Marker([s["origin"]["y"], s["origin"]["x"]], tooltip=f"출발 {s['origin'].get('name', '')}",
+        folium.Marker([s["origin"]["y"], s["origin"]["x"]], tooltip=f"{words['origin']} {s['origin'].get('name', '')}",
                       icon=dot_icon("#2ca02c", 18, "S")).add_to(m)
         for n, w in enumerate(s.get("waypoints") or []):
-            folium.Marker([w["y"], w["x"]], tooltip=f"경유 {n + 1} {w.get('name', '')}",
+            folium.Marker([w["y"], w["x"]], tooltip=f"{words['waypoint'].format(n=n + 1)} {w.get('name', '')}",
                           icon=dot_icon("#1f77b4", 18, str(n + 1))).add_to(m)
         folium.Marker([s["destination"]["y"], s["destination"]["x"]],
-                      tooltip=f"도착 {s['destination'].get('name', '')}",
+                      tooltip=f"{words['destination']} {s['destination'].get('name', '')}",
                       icon=dot_icon("#d62728", 18, "E")).add_to(m)
-    items = [(TRAFFIC_COLORS[k], f"{TRAFFIC_STATES[k]} ({k})") for k in sorted(states_seen) if k in TRAFFIC_COLORS]
-    items += [(ALT_COLORS[(i - 1) % len(ALT_COLORS)], f"alternative {i}") for i in range(1, len(routes))
+    items = [(TRAFFIC_COLORS[k], f"{words['states'][k]} ({k})") for k in sorted(states_seen) if k in TRAFFIC_COLORS]
+    items += [(ALT_COLORS[(i - 1) % len(ALT_COLORS)], words["alternative"].format(i=i)) for i in range(1, len(routes))
               if routes[i].get("result_code") == 0]
-    add_legend(m, "traffic", items)
+    add_legend(m, words["traffic"], items)
     m.fit_bounds([[bound["min_y"], bound["min_x"]], [bound["max_y"], bound["max_x"]]])
     return m
 
 
-def origins_map(frame, *, tiles: str | None = None, width="100%", height=520):
+def origins_map(frame, *, tiles: str | None = None, width="100%", height=520, lang: str = "en"):
     """A folium ``Map`` of a many-origin / many-destination frame (``tk.navi.origins(...)``): circles sized by
     duration (bigger = longer drive; hover for time and distance), red where no route was found, the common
-    destination (or origin) as a large dot. ``tiles``: as in :func:`route_map`.
+    destination (or origin) as a large dot. ``tiles``: as in :func:`route_map`; ``lang``: ``"en"`` (default)
+    or ``"ko"`` for the legend and the tooltips.
 
     >>> origins_map(tk.navi.origins([("a", 129.03, 35.10), ("b", 129.08, 35.17)], (129.06, 35.157)))  # doctest: +SKIP
     """
     import folium
 
+    words = _words(lang)
     center = frame.attrs.get("meta", {}).get("center") or {}
     lat = [float(v) for v in frame["y"].dropna()] + ([center["y"]] if center else [])
     lon = [float(v) for v in frame["x"].dropna()] + ([center["x"]] if center else [])
@@ -124,15 +153,15 @@ def origins_map(frame, *, tiles: str | None = None, width="100%", height=520):
     for row in frame.itertuples(index=False):
         good = row.result_code == 0
         radius = 4 + 14 * (float(row.duration) / longest if good and longest else 0)
-        tip = (f"{row.key}: {int(row.duration) // 60} min, {int(row.distance):,} m" if good
+        tip = (words["tip"].format(key=row.key, minutes=int(row.duration) // 60, distance=int(row.distance)) if good
                else f"{row.key}: {row.result_msg}")
         folium.CircleMarker([row.y, row.x], radius=radius, color="#1f77b4" if good else "#d62728", fill=True,
                             fill_opacity=0.6, tooltip=tip).add_to(m)
     role = frame.attrs.get("meta", {}).get("role", "destination")
     if center:
-        folium.Marker([center["y"], center["x"]], tooltip=role,
+        folium.Marker([center["y"], center["x"]], tooltip=words["center"].get(role, role),
                       icon=dot_icon("#d62728", 20, "D" if role == "destination" else "O")).add_to(m)
-    add_legend(m, "drive time", [("#1f77b4", "route found (size = duration)"), ("#d62728", "no route"),
-                                 ("#d62728", f"common {role}")])
+    add_legend(m, words["drive_time"], [("#1f77b4", words["found"]), ("#d62728", words["no_route"]),
+                                        ("#d62728", words["common"].get(role, role))])
     m.fit_bounds([[min(lat), min(lon)], [max(lat), max(lon)]])
     return m
