@@ -23,7 +23,8 @@ STORED_MAPS = """() => [...document.querySelectorAll('.jp-OutputArea-output ifra
   .map(f => { const w = f.contentWindow; const d = f.contentDocument;
     return {leaflet: !!(w && w.L && w.L.map),
             layers: d ? d.querySelectorAll('.leaflet-overlay-pane path, .leaflet-marker-pane > *').length : 0}; })"""
-UNTRUSTED = """() => document.body.innerText.includes('Make this Notebook Trusted')"""
+UNTRUSTED = """() => [...document.querySelectorAll('.jp-OutputArea-output')]
+  .some(o => o.innerText.includes('Make this Notebook Trusted'))"""
 
 
 @pytest.fixture(scope="module")
@@ -74,6 +75,16 @@ def test_a_walkthrough_of_the_installed_lab_shows_its_maps_on_opening_and_runs(b
         assert len(maps) == MAPS["04a"]
         print(f"installed lab: {NAME} opened with {len(stored)} stored maps drawn, ran in "
               f"{time.monotonic() - started:.0f} s, {len(maps)} maps on the sandbox's tiles")
+        page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+        # the control: a copy the lab did not trust (not as toolkit ships it) shows folium's request instead
+        copy = lab.folder / f"{NAME}_my_copy.ipynb"
+        copy.write_text((lab.folder / f"{NAME}.ipynb").read_text("utf-8").replace("04a ·", "04a (mine) ·", 1),
+                        "utf-8")
+        _open(page, lab, copy.stem)
+        deadline = time.monotonic() + 30
+        while not page.evaluate(UNTRUSTED) and time.monotonic() < deadline:
+            time.sleep(1)
+        assert page.evaluate(UNTRUSTED), "an untrusted copy's maps drew: the check above proves nothing"
     finally:
         page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
         context.close()
