@@ -1,8 +1,11 @@
 """Every walkthrough has exercises with answers that run, and no test scaffolding shows to a learner.
 
 The exercises: at least two cells tagged ``exercise`` per notebook, each followed at once by its answer, a code cell
-tagged ``solution`` that is collapsed (``"jupyter": {"source_hidden": true}``), not empty, ran (an execution count
-and outputs, no error) and ends in something a learner reads (printed or displayed text, not a bare ``assert``).
+tagged ``solution`` whose source and outputs are both collapsed (``"jupyter": {"source_hidden": true,
+"outputs_hidden": true}``: the answer stays folded until opened, still compared by nbval), not empty, ran (an
+execution count and outputs, no error) and ends in something a learner reads (printed or displayed text, not a bare
+``assert``). No answer is readable on the page before its exercise: no line an answer prints appears in an
+earlier cell's output.
 Strict nbval (``pytest notebooks/NN.ipynb``) runs the stored notebooks and compares every output, the answers'
 included; so the answers are not allowed to dodge that comparison (no ``nbval-skip``/``nbval-ignore-output``).
 """
@@ -68,8 +71,11 @@ def exercise_problems(cells: list[dict]) -> list[str]:
         source = "".join(cell["source"])
         if not source.strip():
             problems.append(f"{where}: empty")
-        if cell.get("metadata", {}).get("jupyter", {}).get("source_hidden") is not True:
+        folded = cell.get("metadata", {}).get("jupyter", {})
+        if folded.get("source_hidden") is not True:
             problems.append(f"{where}: not collapsed (metadata jupyter.source_hidden true)")
+        if folded.get("outputs_hidden") is not True:
+            problems.append(f"{where}: its answer shows under the exercise (metadata jupyter.outputs_hidden true)")
         if cell.get("execution_count") is None:
             problems.append(f"{where}: never ran (no execution count); run the notebook again")
         outputs = cell.get("outputs", [])
@@ -82,6 +88,25 @@ def exercise_problems(cells: list[dict]) -> list[str]:
         dodges = {"nbval-skip", "nbval-ignore-output"} & set(_tags(cell))
         if dodges:
             problems.append(f"{where}: tagged {sorted(dodges)}, so nbval would not check the answer")
+    return problems + leak_problems(cells)
+
+
+def _answer_lines(text: str) -> list[str]:
+    """The lines of an answer's output long enough to be a give-away (not "True", not a short count)."""
+    return [line.strip() for line in text.splitlines() if len(line.strip()) >= 12]
+
+
+def leak_problems(cells: list[dict]) -> list[str]:
+    """An answer readable before its exercise: a line the solution prints appears in an earlier cell's output."""
+    problems = []
+    for j, cell in enumerate(cells):
+        if "solution" not in _tags(cell) or j == 0:
+            continue
+        earlier = "\n".join(_text(c.get("outputs", [])) for c in cells[:j - 1])
+        for line in _answer_lines(_text(cell.get("outputs", []))):
+            if line in earlier:
+                problems.append(f"solution at cell {j}: its answer {line[:40]!r} is readable in an earlier output")
+                break
     return problems
 
 
@@ -118,8 +143,11 @@ def _code(source: str, *, tags=(), hidden=True, outputs=None, count=1) -> dict:
             "outputs": [{"output_type": "stream", "name": "stdout", "text": "The answer is 42.\n"}]
             if outputs is None else outputs}
     if hidden:
-        cell["metadata"]["jupyter"] = {"source_hidden": True}
+        cell["metadata"]["jupyter"] = {"source_hidden": True, "outputs_hidden": True}
     return cell
+
+
+YES = [{"output_type": "stream", "name": "stdout", "text": "Yes, the second answer.\n"}]
 
 
 def _prompt(text: str = "**Exercise.** Find the answer.") -> dict:
@@ -128,12 +156,15 @@ def _prompt(text: str = "**Exercise.** Find the answer.") -> dict:
 
 def test_the_check_accepts_well_formed_exercises():
     cells = [_prompt(), _code("print(f'The answer is {6 * 7}.')", tags=["solution"]),
-             _prompt(), _code("print('yes')", tags=["solution"])]
+             _prompt(), _code("print('yes')", tags=["solution"], outputs=YES)]
     assert exercise_problems(cells) == []
 
 
 @pytest.mark.parametrize("broken,expected", [
     (lambda c: c[1]["metadata"].pop("jupyter"), "not collapsed"),
+    (lambda c: c[1]["metadata"]["jupyter"].pop("outputs_hidden"), "its answer shows under the exercise"),
+    (lambda c: c.insert(0, _code("print('x')", hidden=False, outputs=[
+        {"output_type": "stream", "name": "stdout", "text": "Before: The answer is 42.\n"}])), "readable in an earlier"),
     (lambda c: c[1].update(source="  "), "empty"),
     (lambda c: c[1].update(outputs=[]), "shows nothing"),
     (lambda c: c[1].update(execution_count=None), "never ran"),
@@ -147,7 +178,7 @@ def test_the_check_accepts_well_formed_exercises():
 ])
 def test_the_check_names_what_is_wrong(broken, expected):
     cells = [_prompt(), _code("print('The answer is 42.')", tags=["solution"]),
-             _prompt(), _code("print('yes')", tags=["solution"])]
+             _prompt(), _code("print('yes')", tags=["solution"], outputs=YES)]
     broken(cells)
     problems = exercise_problems(cells)
     assert any(expected in p for p in problems), problems
