@@ -136,7 +136,7 @@ def test_route_map_draws_traffic_colours_legend_and_markers(route):
     html = html_of(route.map())
     roads = sum(len(s.get("roads") or []) for s in route.raw["routes"][0]["sections"])
     assert html.count("L.polyline(") == roads + len(route.raw["routes"]) - 1
-    assert "toolkit-legend" in html and "traffic" in html
+    assert "toolkit-legend" in html and "교통 상황" in html          # the legend speaks Korean by default (lang="ko")
     assert html.count("L.divIcon(") == 3                         # S, waypoint 1, E
 
 
