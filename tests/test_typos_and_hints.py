@@ -25,6 +25,15 @@ def test_a_scope_typo_at_login_names_the_scope_meant_and_the_valid_ones(fresh_tk
                                      "Valid: profile, account_email, openid,")
 
 
+def test_a_scope_typo_at_login_as_is_caught_and_real_ids_the_toolkit_does_not_list_go_on(fresh_tk):
+    with pytest.raises(ParameterError, match=r"scopes='frends'.*did you mean 'friends'\?"):
+        fresh_tk.login_as(4100000001, scopes=["profile", "frends"])
+    assert fresh_tk.access_token is None                       # nothing happened
+    from toolkit.scopes import check_scopes
+
+    assert check_scopes(["birthyear", "story_permalink"]) == ["birthyear", "story_permalink"]
+
+
 def test_revoke_names_the_wrong_id_before_sending_and_after_a_minus_2(fresh_tk):
     tk = fresh_tk.login_as(4100000001, scopes=["profile", "account_email"])
     with pytest.raises(ParameterError, match=r"scopes='acount_email'.*did you mean 'account_email'\? Valid: "):

@@ -414,9 +414,12 @@ class SandboxHandle:
     def login(self, user_id: int | None = None, *, email: str | None = None, scopes=()) -> dict:
         """Act as the end user: log a demo user in to the demo app with ``scopes`` consented (no browser).
 
-        Returns the token response; tokens come wrapped as :class:`~toolkit.secrets.Secret`.
+        Returns the token response; tokens come wrapped as :class:`~toolkit.secrets.Secret`. A typo of a scope
+        id (``profle``) raises a ``ParameterError`` naming the id meant (:func:`toolkit.scopes.check_scopes`).
         """
-        body = {"scopes": list(scopes)}
+        from .scopes import check_scopes
+
+        body = {"scopes": check_scopes([scopes] if isinstance(scopes, str) else list(scopes))}
         if user_id is not None:
             body["user_id"] = int(user_id)
         if email is not None:

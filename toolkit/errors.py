@@ -330,8 +330,9 @@ def warn_truncated(df, what: str, returned: int, total: int | None, hint: str, c
     return df
 
 
-def suggest(value, valid) -> str | None:
-    """The valid value nearest to ``value`` (case-insensitive, by :func:`difflib.get_close_matches`), or None.
+def suggest(value, valid, cutoff: float = 0.6) -> str | None:
+    """The valid value nearest to ``value`` (case-insensitive, by :func:`difflib.get_close_matches` with
+    ``cutoff``), or None.
 
     >>> suggest("profle", ["profile", "account_email", "openid"])
     'profile'
@@ -340,7 +341,7 @@ def suggest(value, valid) -> str | None:
 
     valid = [str(v) for v in valid]
     lowered = {v.lower(): v for v in valid}
-    found = difflib.get_close_matches(str(value).lower(), list(lowered), n=1, cutoff=0.6)
+    found = difflib.get_close_matches(str(value).lower(), list(lowered), n=1, cutoff=cutoff)
     return lowered[found[0]] if found else None
 
 

@@ -37,7 +37,7 @@ def _ids(value: str | Iterable[str] | None, name: str) -> str | None:
         raise ParameterError(name, "give at least one id, or None for all")
     if name == "product":   # a near miss of a known product is a typo; another id goes on (the service warns)
         for item in items:
-            if item not in PRODUCTS and suggest(item, PRODUCTS) is not None:
+            if item not in PRODUCTS and suggest(item, PRODUCTS, 0.8) is not None:
                 raise closed_set_error(name, item, PRODUCTS, "a product id")
     return ",".join(items)
 
