@@ -237,3 +237,44 @@ def test_every_code_cell_is_stored_as_one_run_all_left_it(path):
     So every code cell holds its run, numbered 1, 2, 3 … as one Run All from a fresh kernel numbers them."""
     counts = [cell.get("execution_count") for cell in _cells(path) if cell["cell_type"] == "code"]
     assert counts == list(range(1, len(counts) + 1)), f"{path.name}: run it again top to bottom ({counts})"
+
+
+DIFFICULTY = re.compile(r"^\*\*Exercise [^*]+\*\* · (★ easy|★★ medium|★★★ hard)", re.M)
+
+
+def placement_problems(cells: list[dict]) -> list[str]:
+    """Exercises where the learning happens: after at least two different sections (## headings), each labelled by
+    difficulty and checkable with ``toolkit.lessons.check``, and at least one asking to predict before running."""
+    problems, sections, section = [], set(), None
+    predicts = 0
+    for i, cell in enumerate(cells):
+        source = "".join(cell["source"])
+        if cell["cell_type"] == "markdown" and re.match(r"^## ", source) and "Recap" not in source:
+            section = source.splitlines()[0]
+        if "exercise" not in _tags(cell):
+            continue
+        sections.add(section)
+        if not DIFFICULTY.search(source):
+            problems.append(f"exercise at cell {i}: no difficulty label (★ easy, ★★ medium, ★★★ hard)")
+        if "toolkit.lessons.check(" not in source:
+            problems.append(f"exercise at cell {i}: does not say how to check an answer (toolkit.lessons.check)")
+        predicts += "predict" in source.lower() or "explain" in source.lower()
+    if len(sections) < 2:
+        problems.append(f"exercises after {len(sections)} section(s); at least 2 wanted")
+    if not predicts:
+        problems.append("no exercise asks to predict or explain before running")
+    if any(re.search(r"^## Exercises", "".join(c["source"]), re.M) for c in cells if c["cell_type"] == "markdown"):
+        problems.append("an '## Exercises' section at the end: put each exercise after the section it practises")
+    return problems
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_exercises_come_after_the_sections_they_practise(path):
+    problems = placement_problems(_cells(path))
+    assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
+
+
+def test_login_lesson_exercises_state_nonce_or_pkce():
+    path = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
+    prompts = " ".join("".join(c["source"]) for c in _cells(path) if "exercise" in _tags(c))
+    assert re.search(r"`state`|`nonce`|PKCE", prompts)

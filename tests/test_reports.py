@@ -5,7 +5,7 @@ import pandas as pd
 import pytest
 
 from toolkit.frames import STATUS_ORDER
-from toolkit.reports import export_frames, status_availability, status_incidents, status_paragraph, status_weekly
+from toolkit.reports import AVAILABILITY_DEFINITION, export_frames, status_availability, status_incidents, status_paragraph, status_weekly
 import toolkit.data
 
 
@@ -35,7 +35,8 @@ def test_availability_counts_green_days_per_product_and_api():
     av = status_availability(history()).set_index("subject")
     assert av.loc["local", "days"] == 4 and av.loc["local", "RED"] == 1
     assert av.loc["local", "availability_pct"] == 75.0
-    assert av.loc["login", "MAINTENANCE"] == 1 and av.loc["login", "availability_pct"] == 75.0
+    # planned maintenance is left out of the days counted: login was up on every day counted
+    assert av.loc["login", "MAINTENANCE"] == 1 and av.loc["login", "availability_pct"] == 100.0
     # an API is listed only on its issue days: its other 3 days count as GREEN
     assert av.loc["local / local_search_address", "GREEN"] == 3
     assert av.loc["local / local_search_address", "availability_pct"] == 75.0
@@ -54,9 +55,11 @@ def test_paragraph_names_outages_with_their_apis_and_the_current_state():
     text = status_paragraph(status_availability(h), status_incidents(h), current(), start="2026-11-14",
                             end="2026-11-17")
     assert "2026-11-14 to 2026-11-17 (UTC days)" in text
-    assert "available 75.0% of product-days" in text
+    assert "available 85.7% of the product-days counted (6 of 7)" in text
     assert "Outages (RED) on 1 product-day(s): local on 2026-11-15 (local_search_address)." in text
-    assert "Planned maintenance on 1 product-day(s): login on 2026-11-17." in text
+    assert "Planned maintenance (not counted) on 1 product-day(s): login on 2026-11-17." in text
+    assert "Least available product: local (75.0%)." in text
+    assert text.endswith(f"({AVAILABILITY_DEFINITION})")
     assert "Right now: login YELLOW." in text
 
 
@@ -242,3 +245,55 @@ def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk)
     assert "local on 2026-11-20 (local_search_keyword)" in after.text and "local_search_keyword" not in before.text
     local = after.availability.set_index("subject").loc["local"]
     assert local["RED"] == before.availability.set_index("subject").loc["local", "RED"] + 1
+
+
+def _days(statuses: dict[str, list[str]]) -> pd.DataFrame:
+    """A history of product rows: product → its statuses, one a day from 2026-11-14."""
+    rows = [{"date": pd.Timestamp("2026-11-14", tz="UTC") + pd.Timedelta(days=i), "productId": pid,
+             "productName": pid, "apiId": None, "apiName": None, "status": st}
+            for pid, days in statuses.items() for i, st in enumerate(days)]
+    df = pd.DataFrame(rows)
+    df["status"] = pd.Categorical(df["status"], categories=STATUS_ORDER, ordered=True)
+    return df
+
+
+def _paragraph(h: pd.DataFrame) -> str:
+    return status_paragraph(status_availability(h), status_incidents(h))
+
+
+def test_availability_definition_yellow_is_up_maintenance_not_counted():
+    h = _days({"navi": ["GREEN", "YELLOW", "YELLOW", "GREEN"], "channel": ["GREEN", "MAINTENANCE", "GREEN", "GREEN"],
+               "search": ["GREEN", "UNKNOWN", "RED", "GREEN"]})
+    av = status_availability(h).set_index("subject")
+    assert av.loc["navi", "availability_pct"] == 100.0          # degraded, not down
+    assert av.loc["channel", "availability_pct"] == 100.0       # its maintenance day is not counted
+    assert av.loc["search", "availability_pct"] == round(100 * 2 / 3, 1)   # UNKNOWN not counted, RED down
+    text = _paragraph(h)
+    assert "Degraded service (YELLOW, counted as up) on 2 product-day(s)" in text
+    assert "Planned maintenance (not counted) on 1 product-day(s): channel on 2026-11-15." in text
+    assert "Least available product: search (66.7%)." in text
+    assert "channel" not in text.split("Planned maintenance")[0]     # maintenance is no outage
+    assert "GREEN days are up, YELLOW days are up but degraded" in text
+
+
+def test_a_tie_for_least_available_is_reported_as_a_tie():
+    h = _days({"local": ["GREEN", "RED", "GREEN", "GREEN"], "message": ["RED", "GREEN", "GREEN", "GREEN"],
+               "login": ["GREEN"] * 4})
+    text = _paragraph(h)
+    assert "Least available products, tied at 75.0%: local and message." in text
+    assert "Least available product:" not in text
+    three = _days({p: ["RED", "GREEN"] for p in ("a", "b", "c")} | {"d": ["GREEN", "GREEN"]})
+    assert "tied at 50.0%: a, b and c." in _paragraph(three)
+
+
+def test_maintenance_only_is_not_an_outage_and_all_up_says_so():
+    h = _days({"channel": ["GREEN", "MAINTENANCE", "GREEN"], "login": ["GREEN"] * 3})
+    text = _paragraph(h)
+    assert "available 100.0% of the product-days counted (5 of 5)" in text
+    assert "There were no outages and no degraded days." in text
+    assert "Every product was available on every day counted." in text
+    assert "Least available" not in text
+    whole = _days({"channel": ["MAINTENANCE", "MAINTENANCE"]})
+    av = status_availability(whole)
+    assert av["availability_pct"].isna().all()
+    assert "no product-day counted" in _paragraph(whole)

@@ -20,7 +20,7 @@ __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "CATEG
 _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
                "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages",
-               "samples", "data", "walkthroughs")
+               "samples", "data", "walkthroughs", "lessons")
 
 
 def __getattr__(name: str):

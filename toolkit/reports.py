@@ -21,8 +21,17 @@ __all__ = ["StatusReport", "status_availability", "status_incidents", "status_pa
            "export_frames", "consent_summary", "consent_trend", "consent_events_frame", "consent_daily",
            "consent_figure"]
 
-#: statuses that count as available; MAINTENANCE is planned and reported apart from outages
+#: the status that is fully up; every other status is a non-GREEN day of :func:`status_incidents`
 AVAILABLE = ("GREEN",)
+#: statuses that count as up in ``availability_pct``: GREEN, and YELLOW (up but degraded)
+UP = ("GREEN", "YELLOW")
+#: statuses left out of ``availability_pct``: planned MAINTENANCE (reported apart from outages) and UNKNOWN (no data)
+NOT_COUNTED = ("MAINTENANCE", "UNKNOWN")
+
+#: what ``availability_pct`` means, printed with the figures (paragraph, report, exported text)
+AVAILABILITY_DEFINITION = ("Availability = days up ÷ days counted: GREEN days are up, YELLOW days are up but degraded, "
+                           "RED days are outages; planned MAINTENANCE days (and UNKNOWN days, without data) are not "
+                           "counted and are reported apart.")
 
 
 def _subject(history: pd.DataFrame) -> pd.Series:
@@ -33,8 +42,9 @@ def _subject(history: pd.DataFrame) -> pd.Series:
 
 def status_availability(history: pd.DataFrame) -> pd.DataFrame:
     """One row per product (and one per API that had an issue): days observed, days per status and
-    ``availability_pct`` = GREEN days / days observed × 100 (an API's days without an issue count as GREEN, as
-    the status API lists only APIs with an issue). Sorted worst first.
+    ``availability_pct`` = days up (GREEN or YELLOW) / days counted (observed, less MAINTENANCE and UNKNOWN) × 100,
+    see :data:`AVAILABILITY_DEFINITION` (an API's days without an issue count as GREEN, as the status API lists
+    only APIs with an issue; a subject with no day counted has NA). Sorted worst first.
 
     >>> status_availability(tk.status.history(days=7)).head()      # doctest: +SKIP
     """
@@ -56,7 +66,9 @@ def status_availability(history: pd.DataFrame) -> pd.DataFrame:
     out = pd.DataFrame(rows)
     for status in ("GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN"):
         out[status] = out[status].fillna(0).astype("int64") if status in out else 0
-    out["availability_pct"] = (100 * out["GREEN"] / out["days"]).round(1)
+    counted = out["days"] - out[list(NOT_COUNTED)].sum(axis=1)
+    up = out[list(UP)].sum(axis=1)
+    out["availability_pct"] = (100 * up / counted.where(counted > 0)).round(1).astype("Float64")
     out = out.astype({"subject": "string", "productId": "string", "apiId": "string"})
     cols = ["subject", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN",
             "availability_pct"]
@@ -86,9 +98,13 @@ def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, curren
     span = f"{start} to {end} (UTC days)" if start and end else "the period (UTC days)"
     if products.empty:
         return f"No status data for {span}."
-    overall = 100 * products["GREEN"].sum() / products["days"].sum()
-    parts = [f"Status update for {span}: the {len(products)} products were available "
-             f"{overall:.1f}% of product-days."]
+    counted = int((products["days"] - products[list(NOT_COUNTED)].sum(axis=1)).sum())
+    up = int(products[list(UP)].sum(axis=1).sum())
+    if counted:
+        parts = [f"Status update for {span}: the {len(products)} products were available "
+                 f"{100 * up / counted:.1f}% of the product-days counted ({up} of {counted})."]
+    else:
+        parts = [f"Status update for {span}: no product-day counted towards availability."]
     product_days = incidents[~incidents["subject"].str.contains(" / ", regex=False)]
     api_days = incidents[incidents["subject"].str.contains(" / ", regex=False)]
 
@@ -103,21 +119,40 @@ def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, curren
 
     outages, warned, planned = listed("RED"), listed("YELLOW"), listed("MAINTENANCE")
     if not outages and not warned:
-        parts.append("There were no outages and no warnings.")
+        parts.append("There were no outages and no degraded days.")
     if outages:
         parts.append(f"Outages (RED) on {len(outages)} product-day(s): " + "; ".join(outages) + ".")
     if warned:
-        parts.append(f"Warnings (YELLOW) on {len(warned)} product-day(s): " + "; ".join(warned) + ".")
+        parts.append(f"Degraded service (YELLOW, counted as up) on {len(warned)} product-day(s): "
+                     + "; ".join(warned) + ".")
     if planned:
-        parts.append(f"Planned maintenance on {len(planned)} product-day(s): " + "; ".join(planned) + ".")
-    worst = products.iloc[0]
-    if worst["availability_pct"] < 100:
-        parts.append(f"Least available product: {worst['subject']} ({worst['availability_pct']:.1f}%).")
+        parts.append(f"Planned maintenance (not counted) on {len(planned)} product-day(s): "
+                     + "; ".join(planned) + ".")
+    parts.append(_least_available(products))
     if current is not None and len(current):
         now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
         parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
             f"{r.productId} {r.status}" for r in now_bad.itertuples()) + ".")
+    parts.append(f"({AVAILABILITY_DEFINITION})")
     return " ".join(parts)
+
+
+def _names(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _least_available(products: pd.DataFrame) -> str:
+    """The least available product, or the products tied for it, named as a tie."""
+    pct = products["availability_pct"].dropna()
+    if pct.empty:
+        return "No product had a day counted towards availability."
+    lowest = pct.min()
+    if lowest >= 100:
+        return "Every product was available on every day counted."
+    tied = sorted(products.loc[pct.index[pct == lowest], "subject"].astype(str))
+    if len(tied) == 1:
+        return f"Least available product: {tied[0]} ({lowest:.1f}%)."
+    return f"Least available products, tied at {lowest:.1f}%: {_names(tied)}."
 
 
 def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem: str = "report",

@@ -1,0 +1,194 @@
+"""toolkit.lessons: every exercise of the walkthroughs can be checked from its own cell, and the feedback says
+what is off without giving the answer away."""
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import toolkit.lessons as lessons
+from toolkit.errors import ParameterError
+from tests.lesson_answers import RULES
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
+EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard)")
+CHECK_CALL = re.compile(r'toolkit\.lessons\.check\("([^"]+)", ')
+
+
+def _cells(path):
+    return json.loads(path.read_text("utf-8"))["cells"]
+
+
+def _src(cell):
+    return "".join(cell["source"])
+
+
+def notebook_exercises():
+    """(notebook, exercise id, level, solution cell) for every exercise of the walkthroughs."""
+    found = []
+    for path in NOTEBOOKS:
+        cells = _cells(path)
+        for i, cell in enumerate(cells):
+            if "exercise" in cell.get("metadata", {}).get("tags", []):
+                head = EXERCISE_HEAD.search(_src(cell))
+                assert head, f"{path.name} cell {i}: an exercise without '**Exercise ID** · ★ easy' at its head"
+                found.append((path.name, head.group(1), len(head.group(2)), cells[i + 1]))
+    return found
+
+
+def right_answer(rule):
+    kind = rule["kind"]
+    if kind == "choice":
+        return rule["v"]
+    if kind == "number":
+        return rule["v"]
+    if kind == "text":
+        return rule["v"][0]
+    if kind == "items":
+        return list(rule["v"])
+    if kind == "record":
+        return {key: right_answer(part) for key, part in rule["parts"].items()}
+    if kind == "pkce":
+        verifier = "a-verifier-of-enough-length-for-pkce-0123456789-abcdefghij"
+        digest = hashlib.sha256(verifier.encode()).digest()
+        return (verifier, base64.urlsafe_b64encode(digest).rstrip(b"=").decode())
+    raise AssertionError(kind)
+
+
+def wrong_answers(rule):
+    """(answer, a phrase its feedback must contain) for the typical mistakes of one rule."""
+    kind, out = rule["kind"], []
+    if kind == "choice":
+        out += [(letter, why) for letter, why in rule["why"].items()]
+        out += [("z", "one letter is wanted"), (3, "one letter is wanted")]
+    elif kind == "number":
+        v = rule["v"]
+        out += [(wrong, why) for wrong, why in rule.get("why", {}).items() if float(wrong) != v]
+        out += [(v * 3 + 10, "too high"), ("many", "a number is wanted"), ([v], "a number is wanted")]
+        if v > 0:
+            out.append((-v - 10, "too low"))
+        out += [(v * float(f), why) for f, why in rule.get("scale", {}).items()]
+    elif kind == "text":
+        out += [(wrong, why) for wrong, why in rule.get("why", {}).items()]
+        out += [("?", "not"), (object(), "is wanted"), ([rule["v"][0], "x"], "not a list")]
+    elif kind == "items":
+        v = list(rule["v"])
+        out += [(v + ["intruder"], "should not be there: 'intruder'"), ("".join(v), "a list is wanted")]
+        if len(v) > 1:
+            out.append((v[:-1], "missing" + (" (a tie?" if rule.get("tie") else "")))
+        if rule.get("ordered"):
+            out.append((v[::-1], "wrong order"))
+    elif kind == "record":
+        right = right_answer(rule)
+        first = next(iter(rule["parts"]))
+        out += [([1, 2], "a dict is wanted"), ({k: x for k, x in right.items() if k != first}, "missing key"),
+                ({**right, "extra": 1}, "unknown key")]
+        for key, part in rule["parts"].items():
+            for wrong, phrase in wrong_answers(part):
+                out.append(({**right, key: wrong}, (f"· {key}: ", phrase)))
+    elif kind == "pkce":
+        verifier, challenge = right_answer(rule)
+        digest = hashlib.sha256(verifier.encode()).digest()
+        out += [((verifier, digest.hex()), "hex digest"), ((verifier, challenge + "="), "padding"),
+                ((verifier, base64.b64encode(digest).decode()), "URL-safe") if re.search(r"[+/]", base64.b64encode(
+                    digest).decode()) else ((verifier, verifier), "plain"),
+                ((verifier, verifier), "plain"), ((verifier, "x"), "not the S256"), ("x", "a pair is wanted")]
+    return out
+
+
+def secrets_of(rule) -> list[str]:
+    """The parts of a right answer that must never show in feedback."""
+    kind = rule["kind"]
+    if kind == "record":
+        return [s for part in rule["parts"].values() for s in secrets_of(part)]
+    if kind in ("text", "items"):
+        return [str(v) for v in rule["v"]]
+    if kind == "number":
+        return [f"{rule['v']:g}"] if abs(rule["v"]) >= 10 else []
+    return []
+
+
+def test_the_encoded_rules_are_the_plain_ones():
+    assert lessons._load() == json.loads(json.dumps(RULES, ensure_ascii=False))
+
+
+def test_every_exercise_of_the_notebooks_has_a_rule_and_every_rule_an_exercise():
+    ids = [eid for _, eid, _, _ in notebook_exercises()]
+    assert len(ids) == len(set(ids)), "an exercise id is used twice"
+    assert sorted(ids) == sorted(RULES), set(ids) ^ set(RULES)
+    for name, eid, level, _ in notebook_exercises():
+        assert RULES[eid]["level"] == level, f"{name} {eid}: the notebook says {level} stars, the rule not"
+        assert eid.split(".")[0] == name.split("_")[0], f"{name}: {eid} belongs to another lesson"
+
+
+@pytest.mark.parametrize("name,eid,level,solution", notebook_exercises(), ids=lambda v: v if isinstance(v, str) else "")
+def test_each_folded_answer_checks_itself_right(name, eid, level, solution):
+    """The solution ends with ``toolkit.lessons.check(<its own id>, answer)``, and its stored output (compared by
+    nbval on every run) is the ✓: so the stored rule fits the sandbox's world as it is."""
+    calls = CHECK_CALL.findall(_src(solution))
+    assert calls == [eid], f"{name}: the answer to {eid} checks {calls}"
+    shown = "".join("".join(o.get("text", "")) + "".join((o.get("data") or {}).get("text/plain", ""))
+                    for o in solution.get("outputs", []))
+    assert f"✓ {eid} — right." in shown, f"{name} {eid}: the stored answer does not pass its own check:\n{shown}"
+
+
+@pytest.mark.parametrize("eid", sorted(RULES))
+def test_a_right_answer_passes(eid):
+    result = lessons.check(eid, right_answer(RULES[eid]))
+    assert result and result.ok and str(result) == f"✓ {eid} — right.", str(result)
+
+
+@pytest.mark.parametrize("eid", sorted(RULES))
+def test_typical_wrong_answers_get_feedback_that_names_the_slip_and_not_the_answer(eid):
+    rule = RULES[eid]
+    for wrong, phrase in wrong_answers(rule):
+        result = lessons.check(eid, wrong)
+        text = str(result)
+        assert not result, f"{eid}: {wrong!r} passed"
+        assert text.startswith(f"✗ {eid} — not yet:")
+        where, phrase = phrase if isinstance(phrase, tuple) else ("", phrase)
+        assert any(where in line and phrase in line for line in text.splitlines()), \
+            f"{eid}: {wrong!r} → {text!r}, wanted {where}{phrase!r}"
+        said = re.sub(r"\(by about [^)]*\)", "", text)
+        for key in rule.get("parts", {}):
+            said = said.replace(f"'{key}'", "").replace(f"· {key}:", "·")      # the keys are the prompt's
+        for secret in secrets_of(rule):
+            if secret in str(wrong):
+                continue                     # the learner's own text may contain it (a part right, another not)
+            assert secret not in said, f"{eid}: the feedback to {wrong!r} shows the answer {secret!r}: {text}"
+
+
+def test_right_answers_in_other_shapes_pass():
+    import numpy as np
+    import pandas as pd
+
+    assert lessons.check("00.3", np.int64(3))
+    assert lessons.check("03a.2", pd.Series(["Ivy", "alex", "Alice"]))        # a Series, any order, any case
+    assert lessons.check("04a.1", {"land_lot": " 부산광역시  해운대구 우동 656 ", "postal_code": 48095})
+    assert lessons.check("01.3", {"hours": np.float64(6.0), "kst_date": "2026-11-21"})
+    assert lessons.check("00.1", "(C)")
+
+
+def test_an_unknown_exercise_is_refused_with_a_suggestion():
+    with pytest.raises(ParameterError, match="did you mean '04a.2'"):
+        lessons.check("04a.20", 1)
+
+
+def test_exercises_lists_them_in_lesson_order_with_a_predict_one_per_lesson():
+    listed = lessons.exercises()
+    assert [e.id for e in listed][:3] == ["00.1", "00.2", "00.3"]
+    lessons_with_predict = {e.id.split(".")[0] for e in listed if e.predict}
+    assert lessons_with_predict == {e.id.split(".")[0] for e in listed}
+    assert {e.level for e in listed} == {1, 2, 3}
+
+
+def test_importing_toolkit_does_not_import_the_lessons():
+    code = "import sys, toolkit; print('toolkit.lessons' in sys.modules); toolkit.lessons; print('toolkit.lessons' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert out == ["False", "True"]
