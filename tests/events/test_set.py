@@ -113,5 +113,7 @@ def test_rotated_key_still_verifies_via_refetch(server):
     _check(server, ring.sign(_claims(server), typ="secevent+jwt"))      # caches the JWKS
     ring.rotate()
     from toolkit import events as ev
-    ev._CACHES[server.hosts()["auth"] + "/.well-known/jwks.json"].min_refetch = 0
+    jwks_url = server.hosts()["auth"] + "/.well-known/jwks.json"
+    (cache,) = [c for key, c in ev._CACHES.items() if key[0] == jwks_url]     # keyed by (URL, headers)
+    cache.min_refetch = 0
     assert _check(server, ring.sign(_claims(server), typ="secevent+jwt")).events

@@ -200,7 +200,7 @@ def test_the_station_estimate_is_checked_against_the_station_buildings():
     import statistics
     import sys
 
-    sys.path.insert(0, str(DATA.parent / "build"))
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "datasets" / "build"))   # the build scripts
     from build_transit import business_points, metres
 
     stores = _rows("places")
