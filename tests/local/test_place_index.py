@@ -180,14 +180,19 @@ def test_kept_arrays_stay_within_their_bound():
     from toolkit.sandbox.local.placeindex import Kept
     import numpy as np
 
+    def cost(n):            # an entry's data, its array's header, its key and the entry itself
+        return Kept._size(n, np.zeros(n, dtype=np.int8))
+
+    assert cost(40) - 40 > 250                     # what an entry holds besides its data counts too
     made = []
-    kept = Kept(lambda n: made.append(n) or np.zeros(n, dtype=np.int8), limit=100)
-    for n in (40, 40, 30, 40, 200, 30):
+    limit = cost(40) + cost(30) + 30
+    kept = Kept(lambda n: made.append(n) or np.zeros(n, dtype=np.int8), limit=limit)
+    for n in (40, 40, 30, 40, 2000, 30):
         assert kept.get(n).size == n
-    assert made == [40, 30, 200]                   # 200 bytes are never kept
-    assert list(kept.items) == [40, 30] and kept.bytes == 70
-    kept.get(50)                                   # 120 bytes: the one used least recently goes
-    assert list(kept.items) == [30, 50] and kept.bytes == 80
+    assert made == [40, 30, 2000]                  # more than the limit alone: never kept
+    assert list(kept.items) == [40, 30] and kept.bytes == cost(40) + cost(30)
+    kept.get(50)                                   # over the limit: the one used least recently goes
+    assert list(kept.items) == [30, 50] and kept.bytes == cost(30) + cost(50)
 
 
 def test_code_prefix_as_a_range_of_numbers_equals_startswith(model):

@@ -23,6 +23,7 @@ keyword searched again costs no search of the texts.
 from __future__ import annotations
 
 import math
+import sys
 import threading
 from collections import OrderedDict
 
@@ -31,15 +32,24 @@ import numpy as np
 __all__ = ["Joined", "Kept", "PlaceIndex", "haversine_many", "top_order"]
 
 EARTH_M = 6371008.8
-KEPT_BYTES = 16 * 1024 * 1024     # the arrays kept for the keywords searched last, at most (per table)
+KEPT_BYTES = 16 * 1024 * 1024     # the arrays kept for the keywords searched last, at most (per table), their
+                                  # keys and entries counted: 3 tables (rows, names' best match, ranked rows)
+KEPT_ENTRY_BYTES = 160            # an entry's own cost besides its key and arrays (dict slot and node, tuple)
+_ARRAY_HEADER = sys.getsizeof(np.empty(0))   # an array's object without its data (~112 bytes)
 
 
 class Kept:
-    """Read-only arrays made by ``make(key)``, kept for the keys used last, up to ``limit`` bytes in all.
+    """Read-only arrays made by ``make(key)``, kept for the keys used last (least recently used dropped first), up
+    to ``limit`` bytes in all. An entry counts its arrays' data and headers, its key and :data:`KEPT_ENTRY_BYTES`
+    (measured: an entry of two empty arrays, a keyword that finds nothing, holds about 550 bytes; counting only
+    the arrays' data counted it 0, so made-up keywords were kept without bound).
 
-    >>> kept = Kept(lambda key: np.arange(key), limit=100)
-    >>> kept.get(3).tolist(), kept.get(3) is kept.get(3), kept.get(20).size, len(kept.items)   # 160 bytes > 100
-    ([0, 1, 2], True, 20, 1)
+    >>> kept = Kept(lambda key: np.arange(key), limit=1000)
+    >>> kept.get(3).tolist(), kept.get(3) is kept.get(3), kept.get(60).size, len(kept.items)  # 324 + 780 > 1000
+    ([0, 1, 2], True, 60, 1)
+    >>> empty = Kept(lambda key: np.empty(0), limit=10_000)
+    >>> _ = [empty.get(str(i)) for i in range(1000)]; len(empty.items) < 50      # nothing found still costs
+    True
     """
 
     def __init__(self, make, limit: int = KEPT_BYTES):
@@ -49,8 +59,15 @@ class Kept:
         self._lock = threading.Lock()
 
     @staticmethod
-    def _size(value) -> int:
-        return sum(a.nbytes for a in value) if isinstance(value, tuple) else value.nbytes
+    def _key_bytes(key) -> int:
+        if isinstance(key, tuple):
+            return sys.getsizeof(key) + sum(Kept._key_bytes(k) for k in key)
+        return sys.getsizeof(key)
+
+    @staticmethod
+    def _size(key, value) -> int:
+        arrays = value if isinstance(value, tuple) else (value,)
+        return (sum(a.nbytes + _ARRAY_HEADER for a in arrays) + Kept._key_bytes(key) + KEPT_ENTRY_BYTES)
 
     def get(self, key):
         with self._lock:
@@ -61,15 +78,14 @@ class Kept:
         value = self.make(key)
         for a in value if isinstance(value, tuple) else (value,):
             a.flags.writeable = False           # shared by every search that asks for it: never changed
-        size = self._size(value)
+        size = self._size(key, value)
         if size <= self.limit:
             with self._lock:
                 if key not in self.items:
                     self.items[key] = value
                     self.bytes += size
                     while self.bytes > self.limit:
-                        _, old = self.items.popitem(last=False)
-                        self.bytes -= self._size(old)
+                        self.bytes -= self._size(*self.items.popitem(last=False))
         return value
 
 
