@@ -88,16 +88,25 @@ NEAR_ADDRESS_M = 30.0
 H_FROM_ADDRESS_M = 200.0
 REGION_CELLS = (0.00025, 0.0000625)   # degrees (about 23 m x 28 m, then 6 m x 7 m): coord2regioncode's
                                       # answers are kept per cell (the finer one where the larger has none)
+REGION_CELLS_KEPT = 50_000      # cells whose region codes are kept (World.region_codes; ~340 bytes each measured,
+                                # ~17 MB at most; emptied when full: the city holds ~4.6 million cells, so random
+                                # points hardly ever meet a cell again, while a class's points repeat)
+NEAR_KEPT = 16_384              # neighbourhoods of grid cells whose address candidates are kept (World._candidates;
+                                # ~350 bytes each measured, ~6 MB at most; emptied when full: the city's 72,800 cells
+                                # x 2 reaches were ~50 MB kept for ever; one is made again in ~30 us)
 PLACE_URL = "https://place.sandbox.invalid/"
 PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "category_group_name", "phone",
                 "address_name", "road_address_name", "x", "y")
 REGION_WORDS_KEPT = 4096        # query texts whose regions are kept (Model._parse_regions, Model._recognise) ...
 KEPT_TEXT_MAX = 256             # ... when at most this long (a query may be 1 MB: 4,096 of those would not fit)
-PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most)
+PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most), and
+                                # as JSON text, places' and addresses' apart (~0.4 and ~0.9 kB each: ~8 and ~18 MB)
 CITY_EN = {"부산광역시": "Busan"}
 """English names of the world's cities (``summary.json`` names them in Korean)."""
 _WORLDS: dict = {}              # datasets folder → World: read-only, shared by every sandbox of the process
 _WORLDS_LOCK = threading.Lock()
+_NO_CANDIDATES = np.empty(0, dtype=np.int32)
+_NO_CANDIDATES.flags.writeable = False
 _NUM = re.compile(r"^(산)?(\d+)(?:-(\d+))?$")
 _CODE = re.compile(r"[0-9]{10}\Z")
 
@@ -119,6 +128,13 @@ def _haversine_pairs(x1, y1, x2, y2):
 
 def _fmt(v: float) -> str:
     return f"{v:.7f}".rstrip("0").rstrip(".") if v == v else ""
+
+
+def _trimmed(data: bytes) -> bytes:
+    """``data`` copied into a buffer of its own length, for JSON text that is kept: orjson's answers hold a buffer
+    of at least 4 kB whatever their length (measured: 4.1 kB resident per answer of 258 bytes, 320 bytes once
+    copied), so the 20,000 texts of each table below held ~80-160 MB instead of ~8-18 MB."""
+    return bytes(memoryview(data))
 
 
 def _read_rows(path, gz=False) -> list[list[str]]:
@@ -257,7 +273,8 @@ class _Numbered(list):
         for a in rows:
             self.by_sub.setdefault(a[sub_key], []).append(a)
         self.with_sub = [a for a in rows if a[sub_key] != ""]
-        self.found: dict[tuple, list] = {}     # what a query finds in this number alone (Model._found)
+        self.found: dict[tuple, list] = {}     # what a query finds in this number alone (Model._found); bounded
+                                               # by the data: (sub-number of this number, exact, kind) only
 
 
 class World:
@@ -445,7 +462,7 @@ class World:
         if raw is None:
             from ..web import finite_json
 
-            raw = finite_json(self.place_doc(i))
+            raw = _trimmed(finite_json(self.place_doc(i)))
             if len(kept) >= PLACE_DOCS_KEPT:
                 kept.clear()
             kept[i] = raw
@@ -462,7 +479,7 @@ class World:
         if raw is None:
             from ..web import finite_json
 
-            raw = finite_json(make(a, kind))
+            raw = _trimmed(finite_json(make(a, kind)))
             if len(kept) >= PLACE_DOCS_KEPT:
                 kept.clear()
             kept[key] = raw
@@ -502,7 +519,7 @@ class World:
         return (got >= int(prefix) * scale) & (got < (int(prefix) + 1) * scale)
 
     def category_rows(self, group: str):
-        """Ascending row numbers of one category group's places (kept per group)."""
+        """Ascending row numbers of one category group's places (kept per group: the 18 codes the route accepts)."""
         cache = self.__dict__.setdefault("_category_rows", {})
         if group not in cache:
             cache[group] = np.flatnonzero(self.place_arrays["group"] == group)
@@ -513,7 +530,8 @@ class World:
         """The addresses of one road (``kind`` "road", ``key`` (district, road name)) by main building number,
         or of one legal region (``kind`` "lot", ``key`` its code) by (mountain, main lot number); each list in
         the order of :attr:`roads` / :attr:`lots`, with its rows by sub-number (:class:`_Numbered`). Made on
-        first use of each road or region."""
+        first use of each road or region and kept: bounded by the data (one entry per road and legal region that
+        has addresses, 6,027 and 248: ~7 kB per road measured, ~45 MB once every one was searched)."""
         cache = self.__dict__.setdefault("_by_main", {})
         found = cache.get((kind, key))
         if found is None:
@@ -582,7 +600,10 @@ class World:
         if idx is None:
             parts = [A["cells"][c] for i in range(cx - reach, cx + reach + 1)
                      for j in range(cy - reach, cy + reach + 1) if (c := (i, j)) in A["cells"]]
-            idx = near[(cx, cy, reach)] = np.concatenate(parts) if parts else np.empty(0, dtype=np.int32)
+            idx = np.concatenate(parts) if parts else _NO_CANDIDATES
+            if len(near) >= NEAR_KEPT:
+                near.clear()
+            near[(cx, cy, reach)] = idx
         if b_code and idx.size:
             if _CODE.match(b_code):     # ten ASCII digits: compared as numbers (the same codes, one to one)
                 idx = idx[A["b_int"][idx] == int(b_code)]
@@ -601,7 +622,7 @@ class World:
             found = cache.get(key)
             if found is None:
                 found = self._cell_codes(*key)
-                if len(cache) >= 100_000:          # at most ~15 MB
+                if len(cache) >= REGION_CELLS_KEPT:
                     cache.clear()
                 cache[key] = found
             if found:
@@ -909,7 +930,9 @@ class Model:
         if b is None:
             ox, oy = out(x, y)
             return [{"region_type": t, "address_name": "", "code": "", "x": ox, "y": oy} for t in ("B", "H")]
-        kept = w.__dict__.setdefault("_region_docs", {})   # (B, H, output_coord) -> the documents, copied
+        # (B, H, output_coord) -> the documents, copied; bounded by the data (271 legal regions, each with its few
+        # administrative ones, x 5 systems: a few thousand at most, ~1.3 kB each) and emptied at 20,000
+        kept = w.__dict__.setdefault("_region_docs", {})
         found = kept.get((b, h, output_coord))
         if found is None:
             found = self._region_docs(b, h, out)
