@@ -38,7 +38,8 @@ class KeyRing:
         self.sandbox = sandbox
         self.store = sandbox.store
         self.store.script(SCHEMA)
-        self._cache: dict[str, object] = {}
+        self._cache: dict[str, object] = {}     # kid -> private key loaded; at most 2 x KEEP (emptied when full:
+                                                # every rotation adds a kid, only the last KEEP are used)
 
     def _new_key(self) -> None:
         key = rsa.generate_private_key(public_exponent=65537, key_size=2048)
@@ -61,6 +62,8 @@ class KeyRing:
         key = self._cache.get(row["kid"])
         if key is None:
             key = serialization.load_pem_private_key(row["pem"].encode(), password=None)
+            if len(self._cache) >= 2 * KEEP:
+                self._cache.clear()
             self._cache[row["kid"]] = key
         return key
 

@@ -72,7 +72,7 @@ def island_shift(e: float, n: float, *, to_cong: bool) -> tuple[float, float]:
     return e, n
 
 
-@functools.lru_cache(maxsize=None)
+@functools.lru_cache(maxsize=64)   # one per pair of the 8 base systems of PROJ (56 pairs: every one fits)
 def _transformer(src: str, dst: str):
     from pyproj import CRS, Transformer
 

@@ -44,7 +44,11 @@ TREES_KEPT = 32         # shortest-path trees kept (at most about 1 MB each: cos
                         # summaries of walks; 32 MB in all): the targets of a matrix, each asked once per
                         # block of origins (a matrix of 20 destinations cycled through 16 kept trees: every call
                         # of a repeated run searched again)
-SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node)
+SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node; ~250 bytes each, ~25 MB at most; emptied
+                        # when full)
+TRAFFIC_KEPT = 16       # traffic buckets kept (speeds, states and seconds of every edge: ~0.95 MB each for the
+                        # 39,428 edges, ~15 MB in all; emptied when full; one is made again in a few ms). Routes
+                        # "now" use one bucket per 15 minutes; future departures may ask for any of a week's 672
 
 _lock = threading.Lock()
 _graphs: dict[Path, "RoadGraph"] = {}
@@ -400,7 +404,7 @@ class RoadGraph:
         seconds = self.elen / (speed / 3.6)
         t = Traffic(speed, state.astype(int), seconds)
         with self._tlock:
-            if len(self._traffic) > 64:
+            if len(self._traffic) >= TRAFFIC_KEPT:
                 self._traffic.clear()
             self._traffic[bucket] = t
         return t

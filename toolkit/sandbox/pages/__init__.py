@@ -28,18 +28,25 @@ uses, :mod:`toolkit.fonts`) on a machine without a CJK font. Use ``font-family: 
 FONT_STACK = "system-ui,'NanumGothic',sans-serif"
 
 
-@lru_cache(maxsize=None)
+_FONT_FILES = {"NanumGothic.ttf": False, "NanumGothicBold.ttf": True}    # name -> bold
+
+
 def font_bytes(name: str) -> bytes | None:
     """The web font served at ``FONT_ROUTE + name`` (None for any other name): the bundled TTF without its
     ``TSI*`` tables (hinting sources of the font editor; browsers' font sanitiser rejects the whole font for
-    TSI3's zero length). Built once per process with fontTools (a matplotlib dependency), about 0.2 s."""
+    TSI3's zero length). Built once per process with fontTools (a matplotlib dependency), about 0.2 s, and kept
+    per font (two at most; the name comes from the request path, so other names are answered without being kept:
+    a cache keyed by the name grew with every name asked)."""
+    bold = _FONT_FILES.get(name)
+    return None if bold is None else _font_bytes(bold)
+
+
+@lru_cache(maxsize=2)       # the two fonts, regular and bold (~4.3 MB each)
+def _font_bytes(bold: bool) -> bytes | None:
     from fontTools.ttLib import TTFont
 
     from ...fonts import FontMissingError, hangul_font_path
 
-    bold = {"NanumGothic.ttf": False, "NanumGothicBold.ttf": True}.get(name)
-    if bold is None:
-        return None
     try:
         path = hangul_font_path(bold)
     except FontMissingError:

@@ -27,7 +27,8 @@ __all__ = ["TileRenderer", "renderer", "MAX_ZOOM", "TILE"]
 TILE = 256
 MAX_ZOOM = 18
 SS = 2                      # supersampling factor
-CACHE_SIZE = 4096
+CACHE_SIZE = 4096           # tiles kept (least recently used dropped first), and at most CACHE_BYTES of PNG: the
+CACHE_BYTES = 48 * 2 ** 20  # city's tiles measured ~8 kB each on average (sea tiles far less, dense streets more)
 
 SEA = (170, 211, 223)
 LAND = (242, 239, 233)
@@ -124,6 +125,7 @@ class TileRenderer:
             rings.freeze()
         self._load_roads(datasets / "navi" / "roads.json.gz")
         self._cache: OrderedDict[tuple[int, int, int], bytes] = OrderedDict()
+        self._cache_bytes = 0
         self._clock = threading.Lock()
         self.hits = self.misses = 0
 
@@ -163,9 +165,11 @@ class TileRenderer:
         png = self.draw(z, x, y)
         with self._clock:
             self.misses += 1
-            self._cache[(z, x, y)] = png
-            while len(self._cache) > CACHE_SIZE:
-                self._cache.popitem(last=False)
+            if (z, x, y) not in self._cache:
+                self._cache[(z, x, y)] = png
+                self._cache_bytes += len(png)
+            while len(self._cache) > CACHE_SIZE or self._cache_bytes > CACHE_BYTES:
+                self._cache_bytes -= len(self._cache.popitem(last=False)[1])
         return png
 
     # ------------------------------------------------------------------ drawing
