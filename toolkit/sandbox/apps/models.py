@@ -24,7 +24,9 @@ apps they open are read once and read again after any change of an app (this mod
 again when another process wrote it: SQLite's ``data_version``). The limits are kept in memory beside the
 table; the day's counts of an in-memory store are counted in memory and written to ``quota_use`` every
 :data:`FLUSH_EVERY` calls and whenever they are read (:meth:`Model.usage`); a store in a file counts in SQL, in
-one transaction per call, so that processes sharing the file share the count.
+one transaction per call, so that processes sharing the file share the count. The counts of days more than
+:data:`QUOTA_DAYS_KEPT` days before the clock's day are deleted when the day changes (a sandbox runs for days:
+the table grew by a row per app, API and day, for ever); no quota reads a past day.
 """
 from __future__ import annotations
 
@@ -59,6 +61,7 @@ CREATE TABLE IF NOT EXISTS quota_use (app_id TEXT NOT NULL, api TEXT NOT NULL, d
 
 DEMO_APP_ID = "100001"
 FLUSH_EVERY = 256
+QUOTA_DAYS_KEPT = 31     # days of quota counts kept before the clock's day (older rows are deleted)
 KEY_KINDS = ("native_app", "rest_api", "javascript", "admin")
 
 
@@ -78,6 +81,7 @@ class Model:
         self._limits: dict[tuple[str, str], int] | None = None  # (app_id, api) -> daily limit
         self._used: dict[tuple[str, str, str], int] = {}        # (app_id, api, day) -> calls (in-memory store)
         self._unflushed = 0
+        self._day: str | None = None                            # the day old counts were last deleted for
 
     # ------------------------------------------------------------------ the in-memory view
     def changed(self) -> None:
@@ -248,6 +252,8 @@ class Model:
     def charge(self, app_id: str, api: str) -> None:
         """Count one call of ``api``; raise the -10 quota error when the app's daily limit is used up."""
         day = self.sandbox.clock.today()
+        if day != self._day:
+            self._forget_old_days(day)
         if self._shared:
             self._charge_sql(app_id, api, day)
             return
@@ -281,6 +287,17 @@ class Model:
                 raise api_error(400, -10, "API limit has been exceeded.")
             db.execute("INSERT INTO quota_use VALUES (?, ?, ?, 1) ON CONFLICT(app_id, api, day) DO UPDATE SET"
                        " used = used + 1", (app_id, api, day))
+
+    def _forget_old_days(self, day: str) -> None:
+        """Delete the counts of days more than :data:`QUOTA_DAYS_KEPT` days before ``day`` (once per day seen)."""
+        import datetime
+
+        self._day = day
+        cutoff = (datetime.date.fromisoformat(day) - datetime.timedelta(days=QUOTA_DAYS_KEPT)).isoformat()
+        with self._lock:
+            for key in [k for k in self._used if k[2] < cutoff]:
+                del self._used[key]
+            self.store.execute("DELETE FROM quota_use WHERE day < ?", cutoff)
 
     def flush(self) -> None:
         """Write the counts kept in memory to ``quota_use``."""
