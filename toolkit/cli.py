@@ -94,6 +94,9 @@ def cmd_sandbox(args) -> int:
     if args.print_config:
         print(json.dumps(print_config(args), ensure_ascii=False))
         return 0
+    from .sandbox.heap import settle
+
+    settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
     server = _server(args)
     server.start()
     delay = f", latency {server.latency.describe()}" if server.latency else ""
