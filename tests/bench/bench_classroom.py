@@ -2,7 +2,7 @@
 one-machine ceiling, each printed next to its goal (issue: a class sandbox, a world per student).
 
     .venv/bin/python tests/bench/bench_classroom.py            # 60 worlds, 2 minutes of load, the ceiling
-    .venv/bin/python tests/bench/bench_classroom.py --short    # 10 worlds, 20 s of load, two ceiling steps (CI)
+    .venv/bin/python tests/bench/bench_classroom.py --short    # 10 worlds, 15 s of load, two ceiling steps (CI)
 
 ``toolkit classroom --port 0`` runs in its own process (as it runs beside a hub); the simulated students run in
 separate load-generator processes (:mod:`tests.bench.classroom_load`: asyncio students, each with its own world,
@@ -19,12 +19,12 @@ connection and think time), never in this one.
    the growth past the first, divided by the worlds. Goal: at most 1.5 GB with 60 worlds (``--short`` prints the
    figure projected to 60 worlds from its 10, and says so).
 3. **A class under load.** Those students then replay their walkthrough's calls with a think time of 1-5 s
-   between steps (about ten times a real student's pace through a walkthrough) for 2 minutes (20 s with
+   between steps (about ten times a real student's pace through a walkthrough) for 2 minutes (15 s with
    ``--short``). Goals: 0 errors, p95 at most 50 ms, p99 at most 200 ms over every request (a map view's 12 tiles
    count one by one); the throughput and the sandbox's CPU (cores busy) are printed.
 4. **The ceiling.** The same students' pace with more students (each a world of its own, logged in, replaying
    the first walkthrough's requests with their own keys and token), stepping 60, 120, 240, ... for 30 s each
-   until p95 passes 50 ms (``--short``: 10 then 40 students for 10 s). The largest count that met it, divided by
+   until p95 passes 50 ms (``--short``: 10 then 40 students for 8 s). The largest count that met it, divided by
    the sandbox's CPU at that count, is the students one core serves: a teacher's sizing figure; the sandbox's
    CPU per student (ms of CPU per second of class, at the busiest step) is printed beside it, for sizing where
    the p95 was set by the machine rather than by the sandbox. The generators share this machine's cores with
@@ -227,8 +227,8 @@ def main(argv: list[str]) -> int:
 
     short = "--short" in argv
     worlds = 10 if short else 60
-    seconds = 20 if short else 120
-    steps, step_s = ([10, 40], 10) if short else ([60, 120, 240, 480, 960, 1920, 3840], 30)
+    seconds = 15 if short else 120
+    steps, step_s = ([10, 40], 8) if short else ([60, 120, 240, 480, 960, 1920, 3840], 30)
     print(f"benchmark class sandbox{' (short)' if short else ''}: {worlds} worlds, {seconds} s of load, "
           f"think time {THINK[0]:g}-{THINK[1]:g} s, {os.cpu_count()} cores on this machine")
     with tempfile.TemporaryDirectory(prefix="bench-classroom-") as folder:
@@ -254,8 +254,9 @@ def main(argv: list[str]) -> int:
                           tmp=tmp, before_go=lambda: marks.setdefault("rss", rss_mb(pid)))
             rss_all = marks["rss"]
             per_world = (rss_all - rss_one) / (worlds - 1)
+            setup_s = first["setup_s"] + result["setup_s"]
             print(f"class sandbox resident MB: at start {rss_start:.0f}, after 1 world {rss_one:.0f}, after "
-                  f"{worlds} worlds {rss_all:.0f} (set-up of the walkthroughs: {first['setup_s'] + result['setup_s']:.0f} s)")
+                  f"{worlds} worlds {rss_all:.0f} (set-up of the walkthroughs: {setup_s:.0f} s)")
             print(f"class sandbox: resident MB per world after a walkthrough (no goal) {per_world:.2f}")
             at_60 = rss_all if worlds == 60 else rss_one + 59 * per_world
             label = "class sandbox resident MB with 60 worlds" + ("" if worlds == 60 else
