@@ -1,0 +1,77 @@
+"""The lessons in the lab as a class meets them: 01's OAuth flow and 02's inbox flow are Mermaid diagrams that
+JupyterLab draws with its own bundled Mermaid (every non-loopback request aborted, so nothing comes from the
+internet), and after Run All an exercise's answer stays folded — code and output — until it is opened.
+
+Screenshots go to tests/browser/screenshots/ (gitignored)."""
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from tests.browser.test_lab_walkthroughs import SHOTS, _open, _run_all, lab, lab_page  # noqa: F401  (fixtures)
+
+pytest.importorskip("jupyterlab")
+
+DIAGRAMS = """() => [...document.querySelectorAll('.jp-RenderedMermaid')]
+  .map(e => { const img = e.querySelector('img[src^="data:image/svg+xml"]'), svg = e.querySelector('svg');
+              const text = img ? decodeURIComponent(img.src) : (svg ? svg.outerHTML : '');
+              return {svg: !!(img ? img.complete && img.naturalWidth > 0 : svg), text: text.slice(0, 400000),
+                      error: text.includes('Syntax error')}; })"""
+
+SCROLL_TO_DIAGRAM = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .find(w => w.model.type === 'markdown' && w.model.sharedModel.getSource().includes('```mermaid')).node.scrollIntoView()"""
+
+FOLDED = """() => window.jupyterapp.shell.currentWidget.content.widgets
+  .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))
+  .map(w => ({input: w.inputHidden, output: w.outputHidden, ran: w.model.executionCount !== null,
+              shown: w.node.innerText}))"""
+
+
+@pytest.mark.parametrize("name,words", [
+    ("01_login_and_consent", ["Auth host", "PKCE", "state"]),
+    ("02_webhooks_and_business", ["/account-status", "/unlink", "ServiceAK"]),
+])
+def test_the_flows_are_drawn_offline(lab_page, lab, name, words):
+    SHOTS.mkdir(exist_ok=True)
+    _open(lab_page, lab, name)
+    lab_page.evaluate(SCROLL_TO_DIAGRAM)          # the lab draws a diagram when its cell comes into view
+    lab_page.wait_for_function(f"() => ({DIAGRAMS})().some(d => d.svg)", timeout=60000)
+    diagrams = lab_page.evaluate(DIAGRAMS)
+    drawn = [d for d in diagrams if d["svg"]]
+    assert len(drawn) == 1 and not drawn[0]["error"], diagrams
+    texts = drawn[0]["text"]                      # the SVG JupyterLab's bundled Mermaid drew (an <img> of it)
+    for word in words:
+        assert word in texts, f"{name}: {word!r} not in the drawn diagram: {texts[:300]}"
+    lab_page.locator(".jp-RenderedMermaid").first.screenshot(path=str(SHOTS / f"{name}_diagram.png"))
+    assert not [u for u in lab_page.aborted if "mermaid" in u.lower()], lab_page.aborted
+
+
+def test_answers_are_folded_on_the_stored_page(lab_page, lab):
+    """As the lesson opens: every answer folded, code and output; its text not on the page."""
+    name = "03b_channel_and_customer_files"
+    _open(lab_page, lab, name)
+    folded = lab_page.evaluate(FOLDED)
+    assert folded and all(f["ran"] and f["input"] and f["output"] for f in folded), folded
+    page_text = lab_page.evaluate("() => document.querySelector('.jp-NotebookPanel .jp-Notebook').innerText")
+    assert "✓ 03b." not in page_text and "KRW together" not in page_text
+
+
+@pytest.mark.xfail(strict=True, reason="JupyterLab shows a cell's output again when the cell runs: after Run All the "
+                   "answers' code stays folded but their printed result shows (outputs_hidden holds for the stored page)")
+def test_answers_stay_folded_after_run_all_until_opened(lab_page, lab):
+    name = "03b_channel_and_customer_files"
+    _open(lab_page, lab, name)
+    _run_all(lab_page, name, 180)
+    folded = lab_page.evaluate(FOLDED)
+    assert folded and all(f["ran"] and f["input"] and f["output"] for f in folded), folded
+    page_text = lab_page.evaluate("() => document.querySelector('.jp-NotebookPanel .jp-Notebook').innerText")
+    assert "✓ 03b." not in page_text and "KRW together" not in page_text
+    # opening one: the output collapser shows its output
+    lab_page.evaluate("""() => { const w = window.jupyterapp.shell.currentWidget.content.widgets
+        .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))[1];
+        w.inputHidden = false; w.outputHidden = false; w.node.scrollIntoView(); }""")
+    time.sleep(1)
+    opened = lab_page.evaluate(FOLDED)[1]
+    assert "✓ 03b.2 — right." in opened["shown"], opened
+    lab_page.screenshot(path=str(SHOTS / f"{name}_answer_opened.png"))
