@@ -24,13 +24,14 @@ connection and think time), never in this one.
    count one by one); the throughput and the sandbox's CPU (cores busy) are printed.
 4. **The ceiling.** The same students' pace with more students (each a world of its own, logged in, replaying
    the first walkthrough's requests with their own keys and token), stepping 60, 120, 240, ... for 30 s each
-   until p95 passes 50 ms (``--short``: 10 then 40 students for 8 s). The largest count that met it, divided by
-   the sandbox's CPU at that count, is the students one core serves: a teacher's sizing figure; the sandbox's
-   CPU per student (ms of CPU per second of class, at the busiest step) is printed beside it, for sizing where
-   the p95 was set by the machine rather than by the sandbox. The generators share this machine's cores with
-   the sandbox, so on a small or busy machine the ceiling is a lower bound (the load line prints the machine's
-   load average). The table shows the sandbox's threads when each step starts: every student of a step has just
-   logged in, and a world whose users' consents changed runs its webhook worker thread until 30 s pass idle.
+   until p95 passes 50 ms twice in a row at one count (``--short``: 10 then 40 students for 8 s). The largest
+   count that met it, divided by the sandbox's CPU at that count, is the students one core serves: a teacher's
+   sizing figure; the sandbox's CPU per student (ms of CPU per second of class, at the busiest step) is printed
+   beside it, for sizing where the p95 was set by the machine rather than by the sandbox. The generators share
+   this machine's cores with the sandbox, so on a small or busy machine the ceiling is a lower bound (the load
+   line prints the machine's load average). The table shows the sandbox's threads when each step starts: every
+   student of a step has just logged in, and a world whose users' consents changed runs its webhook worker
+   thread until 30 s pass idle.
 """
 from __future__ import annotations
 
@@ -286,11 +287,15 @@ def main(argv: list[str]) -> int:
                   f"{'sandbox cores':>14} {'generator cores':>16} {'sandbox threads':>16}")
             best, measured = None, []
             for n in steps:
-                s = load(url, pid, students(student_names(n)), walkthrough=False, seconds=step_s, seed=10 + n, tmp=tmp)
-                print(f"{n:>9} {s['rate']:>8.1f} {s['p50']:>8.1f} {s['p95']:>8.1f} {s['p99']:>8.1f} "
-                      f"{s['errors']:>7} {s['cores']:>14.2f} {s['generator_cores']:>16.2f} {s['threads']:>16}",
-                      flush=True)
-                measured.append(s)
+                for attempt in range(2):     # a step that misses runs again: a busy moment is not a ceiling
+                    s = load(url, pid, students(student_names(n)), walkthrough=False, seconds=step_s,
+                             seed=10 + n + attempt, tmp=tmp)
+                    print(f"{n:>9} {s['rate']:>8.1f} {s['p50']:>8.1f} {s['p95']:>8.1f} {s['p99']:>8.1f} "
+                          f"{s['errors']:>7} {s['cores']:>14.2f} {s['generator_cores']:>16.2f} {s['threads']:>16}"
+                          f"{'  (again)' if attempt else ''}", flush=True)
+                    measured.append(s)
+                    if s["p95"] <= 50 and not s["errors"]:
+                        break
                 if s["p95"] > 50 or s["errors"]:
                     break
                 best = s

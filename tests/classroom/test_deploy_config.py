@@ -41,11 +41,11 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
                     str(tmp_path / "class" / "class.secret"), "--db", str(tmp_path / "class/worlds.sqlite")],
         "environment": {"PYTHONUNBUFFERED": "1"}}]
     assert oct((tmp_path / "class").stat().st_mode & 0o777) == "0o700"   # the secret's folder: the hub's only
-    env = user_env(environment, "ann")
+    env = user_env(environment, "student1")
     secret = read_secret(tmp_path / "class" / "class.secret")
     assert env == {"TOOLKIT_CLASSROOM_URL": "http://127.0.0.1:18765",
-                   "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "ann")}
-    assert user_env(environment, "bo")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "bo") != env[
+                   "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "student1")}
+    assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "student2") != env[
         "TOOLKIT_CLASSROOM_TOKEN"]
 
 
@@ -60,7 +60,7 @@ def test_a_large_class_split_over_several_sandboxes_by_name(monkeypatch, tmp_pat
     assigned = {n: user_env(environment, n)["TOOLKIT_CLASSROOM_URL"] for n in names}
     counts = [sum(1 for u in assigned.values() if u == url) for url in urls]
     assert min(counts) > 60, counts                               # about a third each
-    assert user_env(environment, "ann")["TOOLKIT_CLASSROOM_URLS"] == ",".join(urls)   # for the teacher
+    assert user_env(environment, "student1")["TOOLKIT_CLASSROOM_URLS"] == ",".join(urls)   # for the teacher
     # the assignment is the documented rendezvous hash, so another hub (or a script) computes the same
     for n in names[:20]:
         assert assigned[n] == max(urls, key=lambda u: hashlib.sha256(f"{u}\n{n}".encode()).digest())
@@ -75,7 +75,7 @@ def test_sandboxes_run_elsewhere(monkeypatch, tmp_path):
     urls = "http://classroom-0:8765, http://classroom-1:8765"
     services, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_URLS=urls)
     assert services == []
-    env = user_env(environment, "ann")
+    env = user_env(environment, "student1")
     assert env["TOOLKIT_CLASSROOM_URL"] in ("http://classroom-0:8765", "http://classroom-1:8765")
     assert env["TOOLKIT_CLASSROOM_URLS"] == "http://classroom-0:8765,http://classroom-1:8765"
 
@@ -95,6 +95,6 @@ def test_tokens_from_the_users_toolkit_when_the_hub_has_none(monkeypatch, tmp_pa
     _, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_TOOLKIT=str(Path(sys.executable).with_name(
         "toolkit")))
     monkeypatch.setattr(builtins, "__import__", no_toolkit)
-    token = user_env(environment, "ann.lee@school")["TOOLKIT_CLASSROOM_TOKEN"]
+    token = user_env(environment, "student.one@school")["TOOLKIT_CLASSROOM_TOKEN"]
     monkeypatch.setattr(builtins, "__import__", real_import)
-    assert token == student_token(read_secret(tmp_path / "class" / "class.secret"), "ann.lee@school")
+    assert token == student_token(read_secret(tmp_path / "class" / "class.secret"), "student.one@school")

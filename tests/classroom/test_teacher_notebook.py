@@ -51,7 +51,7 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
     url, secret_file = class_sandbox
     secret = read_secret(secret_file)
     students = {name: toolkit.connect(classroom=url, student=name, token=student_token(secret, name))
-                for name in ("ann", "bo")}
+                for name in ("student1", "student2")}
     for name, tk in students.items():
         tk.status.current()
         tk.sandbox.incident("navi_directions", "YELLOW", hours=1, note=f"{name}'s own")
@@ -59,7 +59,7 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
 
     nb = nbformat.read(NOTEBOOK, as_version=4)
     for cell in nb.cells:          # the two actions, switched on as a teacher would
-        cell.source = cell.source.replace('RESET = ""', 'RESET = "bo"').replace("POST = False", "POST = True")
+        cell.source = cell.source.replace('RESET = ""', 'RESET = "student2"').replace("POST = False", "POST = True")
     for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
         monkeypatch.setenv(name, str(tmp_path / name.lower()))
     monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
@@ -69,14 +69,15 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
     NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
 
     shown = json.dumps([cell.get("outputs", []) for cell in nb.cells])
-    assert "ann" in shown and "bo" in shown                       # the worlds table
-    assert "'reset': True" in shown                               # bo's world was thrown away
+    assert "student1" in shown and "student2" in shown            # the worlds table
+    assert "'reset': True" in shown                               # student2's world was thrown away
     assert "'api': 'local_search_keyword'" in shown               # the incident went out
-    for value in (secret.reveal(), teacher_token(secret), student_token(secret, "ann"), student_token(secret, "bo")):
+    for value in (secret.reveal(), teacher_token(secret), student_token(secret, "student1"),
+                  student_token(secret, "student2")):
         assert value not in shown
     after = Teacher(url, secret).worlds().set_index("student")
-    assert after.loc["ann", "calls"] >= before.loc["ann", "calls"]
-    assert after.loc["bo", "last_activity"] >= before.loc["bo", "last_activity"]
+    assert after.loc["student1", "calls"] >= before.loc["student1", "calls"]
+    assert after.loc["student2", "last_activity"] >= before.loc["student2", "last_activity"]
     notes = {name: {i["note"] for i in tk.sandbox.incidents()} for name, tk in students.items()}
-    assert {"ann's own", "class demo"} <= notes["ann"]               # ann's world kept, and got the incident
-    assert "class demo" in notes["bo"] and "bo's own" not in notes["bo"]   # bo's world started again
+    assert {"student1's own", "class demo"} <= notes["student1"]     # kept, and got the class incident
+    assert "class demo" in notes["student2"] and "student2's own" not in notes["student2"]   # started again
