@@ -26,7 +26,6 @@ import socket
 import subprocess
 import sys
 import time
-import urllib.error
 import urllib.request
 import uuid
 from pathlib import Path
