@@ -278,3 +278,13 @@ def test_login_lesson_exercises_state_nonce_or_pkce():
     path = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
     prompts = " ".join("".join(c["source"]) for c in _cells(path) if "exercise" in _tags(c))
     assert re.search(r"`state`|`nonce`|PKCE", prompts)
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_the_frame_gives_teaching_and_exercise_minutes(path):
+    frame = "".join(_cells(path)[1]["source"])
+    found = re.search(r"\*\*Time \(class pace\):\*\* about (\d+) minutes of teaching and (\d+) of exercises", frame)
+    assert found, f"{path.name}: the frame's time line does not give teaching and exercise minutes"
+    exercises = sum("exercise" in _tags(c) for c in _cells(path))
+    assert f"{exercises} exercises" in frame, f"{path.name}: the frame does not count its {exercises} exercises"
+    assert "estimate" in frame
