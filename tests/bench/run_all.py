@@ -11,7 +11,8 @@ dask frame on a local cluster (bench_dask), routing cold vs cached and many-orig
 the city (bench_tiles), the request guard's cost (bench_guard), start-up to the first keyword answer in a new
 process (bench_startup), a class on one machine (bench_classroom: a student's kernel bound to the class sandbox
 against the embedded sandbox, the class sandbox's memory per world, simulated students in their own processes,
-the students one core serves). Every benchmark that
+the students one core serves), the sandbox's resident memory over a long run of varied requests and its growth
+over the run's last third (bench_soak: 10 minutes, 75 s short). Every benchmark that
 loads the sandbox runs it in its own process (``toolkit sandbox --port 0``) and prints its ratios.
 """
 from __future__ import annotations
@@ -22,7 +23,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_pools.py", "bench_dask.py", "bench_routing.py",
-           "bench_fresh.py", "bench_tiles.py", "bench_guard.py", "bench_startup.py", "bench_classroom.py"]
+           "bench_fresh.py", "bench_tiles.py", "bench_guard.py", "bench_startup.py", "bench_classroom.py",
+           "bench_soak.py"]
 
 
 def main(argv: list[str]) -> int:

@@ -15,7 +15,7 @@ GOAL = re.compile(r"^(?P<label>.+?)\s+(?P<value>-?[\d.]+)\s+goal [≥≤] [\d.]+
 
 def test_run_all_short_prints_every_ratio_next_to_its_goal():
     out = subprocess.run([sys.executable, str(ROOT / "tests/bench/run_all.py"), "--short"], capture_output=True,
-                         text=True, timeout=900, cwd=ROOT)
+                         text=True, timeout=1000, cwd=ROOT)
     print(out.stdout)
     assert out.returncode == 0, out.stderr[-3000:]
     goals = {m["label"].strip(): float(m["value"]) for m in GOAL.finditer(out.stdout)}
@@ -54,3 +54,11 @@ def test_run_all_short_prints_every_ratio_next_to_its_goal():
                                 r"requests/s|ceiling: students per core at p95 ≤ 50 ms|ceiling: sandbox CPU per "
                                 r"student at this pace) \(no goal\) ([\d.]+)$", out.stdout, re.M))
     assert len(classroom) == 4 and float(classroom["10 students: throughput requests/s"]) > 0
+    # memory that levels off: the sandbox's resident memory over the run, its growth over the last third by its goal
+    if shutil.which("wrk"):
+        soak = out.stdout.split("=== bench_soak.py", 1)[1]
+        assert len(re.findall(r"^\s+\d+\s+[\d.]+$", soak, re.M)) >= 10          # time s, RSS MB
+        assert re.search(r"^resident memory: \d+ MB at 30 s, \d+ MB at \d+ s \(2/3 of the run\)", soak, re.M)
+        assert "soak: resident memory growth over the last third of the run (%)" in goals
+    else:
+        assert "bench_soak: SKIPPED: wrk is not installed" in out.stdout
