@@ -393,7 +393,9 @@ def serve_classroom(args, secret) -> int:
     import threading
 
     from .sandbox.classroom import ClassroomServer
+    from .sandbox.heap import settle
 
+    settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
     kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock}
     if args.clock_start:
         kw["clock_start"] = args.clock_start

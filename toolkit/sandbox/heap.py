@@ -9,7 +9,7 @@ arenas, whose freed pages stay resident between blocks still in use. Measured wi
 (150 s of varied requests, the caches already bounded): 759 MB resident at the end and still growing with the
 defaults, 665 MB and level from the 80th second with two arenas and a fixed 128 kB threshold, at the same rate.
 
-Only the server process is settled (:func:`toolkit.cli.cmd_sandbox` calls :func:`settle` before any thread
+Only a server process is settled (``toolkit sandbox`` and ``toolkit classroom`` call :func:`settle` before any thread
 starts); a sandbox embedded in a notebook's kernel leaves the kernel's heap alone. Off glibc (macOS, musl) it
 does nothing.
 
