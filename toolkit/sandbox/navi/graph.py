@@ -46,8 +46,8 @@ TREES_KEPT = 32         # shortest-path trees kept (at most about 1 MB each: cos
                         # of a repeated run searched again)
 SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node; ~250 bytes each, ~25 MB at most; emptied
                         # when full)
-TRAFFIC_KEPT = 16       # traffic buckets kept (speeds, states and seconds of every edge: ~0.95 MB each for the
-                        # 39,428 edges, ~15 MB in all; emptied when full; one is made again in a few ms). Routes
+TRAFFIC_KEPT = 16       # traffic buckets kept (speeds, states and seconds of every edge: ~0.9 MB each for the
+                        # 39,428 edges, ~15 MB in all; emptied when full; one is made again in ~1 ms). Routes
                         # "now" use one bucket per 15 minutes; future departures may ask for any of a week's 672
 
 _lock = threading.Lock()
