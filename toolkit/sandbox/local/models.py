@@ -63,6 +63,7 @@ import json
 import math
 import re
 import threading
+from array import array
 from collections import defaultdict
 from time import monotonic as _monotonic
 from collections.abc import Sequence
@@ -99,6 +100,7 @@ PLACE_FIELDS = ("id", "place_name", "category_name", "category_group_code", "cat
                 "address_name", "road_address_name", "x", "y")
 REGION_WORDS_KEPT = 4096        # query texts whose regions are kept (Model._parse_regions, Model._recognise) ...
 KEPT_TEXT_MAX = 256             # ... when at most this long (a query may be 1 MB: 4,096 of those would not fit)
+REQUEST_LOG_MAX = 200_000       # local requests logged per sandbox (RequestLog: 10 bytes each, ~2 MB at most)
 PLACE_DOCS_KEPT = 20_000        # documents of the places shown last, kept to be copied (~15 MB at most), and
                                 # as JSON text, places' and addresses' apart (~0.4 and ~0.9 kB each: ~8 and ~18 MB)
 CITY_EN = {"부산광역시": "Busan"}
@@ -699,20 +701,55 @@ class World:
         return " ".join(n for n in (r["sido"], r["sigungu"], r["emd"]) if n)
 
 
+class RequestLog:
+    """(time.monotonic(), endpoint) of the local requests received, oldest first, as two arrays: 10 bytes a
+    request (a list of tuples held ~88, ~18 MB per sandbox when full: a class sandbox keeps one per world). At
+    most :data:`REQUEST_LOG_MAX` requests; the oldest half is dropped when full.
+
+    >>> log = RequestLog(); log.append(1.5, "local_search_address"); log.append(2.0, "local_search_keyword")
+    >>> list(log), len(log)
+    ([(1.5, 'local_search_address'), (2.0, 'local_search_keyword')], 2)
+    """
+
+    def __init__(self):
+        self._names: list[str] = []           # endpoint ids, in the order first seen (API ids: a few)
+        self._ids: dict[str, int] = {}
+        self.clear()
+
+    def clear(self) -> None:
+        self._times, self._kinds = array("d"), array("H")
+
+    def append(self, t: float, endpoint: str) -> None:
+        kind = self._ids.get(endpoint)
+        if kind is None:
+            kind = self._ids[endpoint] = len(self._names)
+            self._names.append(endpoint)
+        self._times.append(t)
+        self._kinds.append(kind)
+        if len(self._times) > REQUEST_LOG_MAX:
+            del self._times[:REQUEST_LOG_MAX // 2]
+            del self._kinds[:REQUEST_LOG_MAX // 2]
+
+    def __len__(self) -> int:
+        return len(self._times)
+
+    def __iter__(self):
+        names = self._names
+        return iter([(t, names[k]) for t, k in zip(self._times, self._kinds)])
+
+
 class Model:
     def __init__(self, sandbox):
         self.sandbox = sandbox
         self._world: World | None = None
-        self.requests: list[tuple[float, str]] = []   # (time.monotonic(), endpoint) of every local request
+        self.requests = RequestLog()                    # every local request (the control API's counts and rates)
         self._regions_read: dict[tuple, tuple] = {}     # see _parse_regions
         self._recognised: dict[str, tuple] = {}         # see _recognise
 
     # ================================================================== request log (control API)
     def record(self, endpoint: str) -> None:
-        """Remember one request (kept for the control API: rates and counts; capped at 200,000 entries)."""
-        self.requests.append((_monotonic(), endpoint))
-        if len(self.requests) > 200_000:
-            del self.requests[:100_000]
+        """Remember one request (kept for the control API: rates and counts; at most :data:`REQUEST_LOG_MAX`)."""
+        self.requests.append(_monotonic(), endpoint)
 
     def request_stats(self, endpoint: str | None = None, with_times: bool = False) -> dict:
         rows = [r for r in self.requests if endpoint is None or r[1] == endpoint]
