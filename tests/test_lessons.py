@@ -18,7 +18,7 @@ from tests.lesson_answers import RULES
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard)")
-CHECK_CALL = re.compile(r'toolkit\.lessons\.check\("([^"]+)", ')
+CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\))')
 
 
 def _cells(path):
@@ -129,13 +129,20 @@ def test_every_exercise_of_the_notebooks_has_a_rule_and_every_rule_an_exercise()
 
 @pytest.mark.parametrize("name,eid,level,solution", notebook_exercises(), ids=lambda v: v if isinstance(v, str) else "")
 def test_each_folded_answer_checks_itself_right(name, eid, level, solution):
-    """The solution ends with ``toolkit.lessons.check(<its own id>, answer)``, and its stored output (compared by
-    nbval on every run) is the ✓: so the stored rule fits the sandbox's world as it is."""
-    calls = CHECK_CALL.findall(_src(solution))
+    """The solution checks itself (``toolkit.lessons.Answer(<its own id>)`` … ``box.check(answer)``), and its
+    stored output (compared by nbval on every run) holds the ✓: so the stored rule fits the sandbox's world as it
+    is. The output is a box folded until opened (``<details>``), and the same text as plain text."""
+    calls = ["".join(ids) for ids in CHECK_CALL.findall(_src(solution))]
     assert calls == [eid], f"{name}: the answer to {eid} checks {calls}"
+    assert _src(solution).rstrip().endswith("box.check(answer)") or "toolkit.lessons.check(" in _src(solution)
     shown = "".join("".join(o.get("text", "")) + "".join((o.get("data") or {}).get("text/plain", ""))
                     for o in solution.get("outputs", []))
     assert f"✓ {eid} — right." in shown, f"{name} {eid}: the stored answer does not pass its own check:\n{shown}"
+    html = "".join("".join((o.get("data") or {}).get("text/html", "")) for o in solution.get("outputs", []))
+    assert html.startswith('<details class="toolkit-answer">') and " open" not in html.split(">", 1)[0], \
+        f"{name} {eid}: the answer is not in a closed box"
+    assert not any(o.get("output_type") == "stream" for o in solution.get("outputs", [])), \
+        f"{name} {eid}: the answer prints outside its box (box.print)"
 
 
 @pytest.mark.parametrize("eid", sorted(RULES))
@@ -192,3 +199,13 @@ def test_importing_toolkit_does_not_import_the_lessons():
     code = "import sys, toolkit; print('toolkit.lessons' in sys.modules); toolkit.lessons; print('toolkit.lessons' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     assert out == ["False", "True"]
+
+
+def test_the_answer_box_collects_prints_and_folds_them():
+    box = lessons.Answer("03a.4")
+    box.print("Delivered", "to", "the chatroom.")
+    box.feedback = lessons.check("03a.4", 0)
+    assert str(box) == "Delivered to the chatroom.\n✓ 03a.4 — right."
+    html = box._repr_html_()
+    assert html.startswith('<details class="toolkit-answer"><summary>Answer to exercise 03a.4 (click to open)')
+    assert "<pre>Delivered to the chatroom.\n✓ 03a.4 — right.</pre>" in html

@@ -15,7 +15,8 @@ is the same on every run. They are stored encoded (so that reading this file doe
 it is no secret), and each walkthrough's folded answer checks itself, so strict nbval runs notice when the world
 changes and a stored answer no longer fits.
 
-:func:`exercises` lists the exercises (id, lesson, difficulty, kind); :func:`check` checks an answer.
+:func:`exercises` lists the exercises (id, lesson, difficulty, kind); :func:`check` checks an answer;
+:class:`Answer` is how a walkthrough shows its own answer: folded in a box a learner opens with a click.
 """
 from __future__ import annotations
 
@@ -28,7 +29,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass, field
 
-__all__ = ["check", "exercises", "Feedback", "LEVELS"]
+__all__ = ["check", "exercises", "Answer", "Feedback", "LEVELS"]
 
 LEVELS = {1: "★ easy", 2: "★★ medium", 3: "★★★ hard"}
 
@@ -49,6 +50,45 @@ class Feedback:
         return "\n".join([head] + [f"  · {line}" for line in self.lines])
 
     __repr__ = __str__
+
+
+class Answer:
+    """An exercise's answer as a walkthrough shows it: what the answer's code prints (``box.print``) and its check
+    (``box.check(answer)``) go into one box that stays closed — after Run All too — until the learner clicks it.
+
+    >>> box = Answer("03a.4")
+    >>> box.print("Delivered to the user's own chatroom.")
+    >>> box.check(0)                                          # doctest: +SKIP
+    """
+
+    def __init__(self, exercise_id: str):
+        self.exercise = str(exercise_id)
+        self.lines: list[str] = []
+        self.feedback: Feedback | None = None
+
+    def print(self, *values, sep: str = " ", end: str = "\n") -> None:
+        self.lines.append(sep.join(str(v) for v in values) + end)
+
+    def check(self, answer) -> None:
+        """Check ``answer`` (as :func:`check`) and show the box with everything printed and the verdict."""
+        self.feedback = check(self.exercise, answer)
+        try:
+            from IPython.display import display
+        except ImportError:                                   # pragma: no cover - IPython comes with Jupyter
+            print(self)
+        else:
+            display(self)
+
+    def __str__(self) -> str:
+        return "".join(self.lines) + (str(self.feedback) if self.feedback is not None else "")
+
+    __repr__ = __str__
+
+    def _repr_html_(self) -> str:
+        import html
+
+        return (f'<details class="toolkit-answer"><summary>Answer to exercise {html.escape(self.exercise)} '
+                f'(click to open)</summary><pre>{html.escape(str(self))}</pre></details>')
 
 
 # ------------------------------------------------------------------------------------------------- answers
