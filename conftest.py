@@ -9,6 +9,7 @@ temporary folders.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import shutil
 import tempfile
@@ -35,8 +36,11 @@ WALKTHROUGH_OUTPUTS = [HERE / "notebooks" / "out", HERE / "notebooks" / "reports
 _THERE_BEFORE = {p for p in WALKTHROUGH_OUTPUTS if p.exists()}
 
 
+# removed at exit, after IPython's own exit work (registered later, so run earlier) has written its history there
+atexit.register(shutil.rmtree, RUN_HOME, True)
+
+
 def pytest_sessionfinish(session, exitstatus):
     for path in WALKTHROUGH_OUTPUTS:
         if path not in _THERE_BEFORE:
             shutil.rmtree(path, ignore_errors=True)
-    shutil.rmtree(RUN_HOME, ignore_errors=True)

@@ -99,7 +99,7 @@ def test_route_map_draws_offline_with_lines_markers_and_legend(page, maps, sandb
     assert paths_drawn >= n["roads"]                  # one polyline per road (+ guide dots)
     assert page.locator(".toolkit-dot").all_inner_texts() == ["S", "1", "E"]
     legend = page.locator(".toolkit-legend").inner_text()
-    assert "traffic" in legend and any("가" <= c <= "힣" for c in legend)
+    assert "교통 상황" in legend and "traffic" not in legend     # one language (lang="ko", the default)
     # Hangul text is drawn with the inlined font subset (no CJK system font needed)
     assert page.evaluate("() => document.fonts.check('12px toolkit-hangul', '지체')")
     assert page.evaluate("() => [...document.fonts].some(f => f.family.includes('toolkit-hangul')"
