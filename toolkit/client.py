@@ -759,6 +759,9 @@ def _hangul_in_kernel() -> None:
     import sys
 
     if "ipykernel" in sys.modules:
+        from .errors import show_warnings_as_learners_read_them
+
+        show_warnings_as_learners_read_them()     # the toolkit's warnings without the cell's temporary file
         try:
             from .plots import use_hangul_font
         except ImportError:   # matplotlib missing: nothing draws anyway

@@ -27,7 +27,8 @@ __all__ = [
     "PermissionDeniedError", "NotFoundError", "OAuthError", "TokenRateLimited", "RedirectError",
     "WebhookValidationError", "TransportError", "RetryBudgetExceeded", "error_from_response", "redirect_error",
     "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS", "ToolkitWarning", "TruncatedWarning",
-    "OutsideSandboxCityWarning", "warn_truncated", "suggest", "closed_set_error", "transport_hint",
+    "OutsideSandboxCityWarning", "QuotaStopWarning", "show_warnings_as_learners_read_them", "warn_truncated",
+    "suggest", "closed_set_error", "transport_hint",
 ]
 
 AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
@@ -292,6 +293,36 @@ class ToolkitWarning(UserWarning):
 class TruncatedWarning(ToolkitWarning):
     """A helper returned fewer rows than the platform's total (a page limit or ``max_pages`` stopped it);
     the frame's ``attrs["truncated"]`` holds ``returned``, ``total`` and ``hint``."""
+
+
+class QuotaStopWarning(ToolkitWarning):
+    """A bulk run (``geocode``, ``regions_of``, the sweeps, ``navi.matrix``) stopped at the API quota (code -10):
+    the rows not answered are marked, and the message says how to resume."""
+
+
+def show_warnings_as_learners_read_them() -> None:
+    r"""Show the toolkit's warnings as ``TruncatedWarning: <message>``: their category and message, without the
+    file and line of the notebook cell (a temporary file of the kernel, which tells a learner nothing and differs
+    from run to run). Other warnings keep Python's format. ``toolkit.connect()`` calls this in a Jupyter kernel.
+
+    >>> import warnings
+    >>> show_warnings_as_learners_read_them()
+    >>> warnings.formatwarning("45 of 576", TruncatedWarning, "/tmp/ipykernel_1/2.py", 3)
+    'TruncatedWarning: 45 of 576\n'
+    """
+    import warnings
+
+    if getattr(warnings.formatwarning, "_toolkit", False):
+        return
+    original = warnings.formatwarning
+
+    def formatwarning(message, category, filename, lineno, line=None):
+        if isinstance(category, type) and issubclass(category, ToolkitWarning):
+            return f"{category.__name__}: {message}\n"
+        return original(message, category, filename, lineno, line)
+
+    formatwarning._toolkit = True
+    warnings.formatwarning = formatwarning
 
 
 class OutsideSandboxCityWarning(ToolkitWarning):

@@ -24,7 +24,7 @@ from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
 from .categories import CATEGORIES, category_code
 from .coords import lonlat, number
-from .errors import ParameterError, suggest, warn_truncated
+from .errors import ParameterError, QuotaStopWarning, suggest, warn_truncated
 from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
@@ -448,7 +448,7 @@ def _warn_quota_stop(job: Bulk, what: str, resume_at, cache) -> None:
            "are kept there and only the rest is requested" if cache is not None else
            f"pass cache='{what}.sqlite' to keep answers between runs, and once the quota resets run again on {rows}")
     warnings.warn(f"{what} stopped: the API quota is used up (code -10) after {done} new answers; the rows not "
-                  f"answered{where} are 'not_done'. To resume, {how}.", UserWarning, stacklevel=_user_level())
+                  f"answered{where} are 'not_done'. To resume, {how}.", QuotaStopWarning, stacklevel=_user_level())
 
 
 def _wraps(method: str, host: str, path: str):

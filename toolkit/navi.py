@@ -22,7 +22,7 @@ from typing import Any, Iterable
 
 from .area import Area, Call, endpoint
 from .coords import lonlat
-from .errors import ParameterError, suggest
+from .errors import ParameterError, QuotaStopWarning, suggest
 from .mapassets import tiles_for
 from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
 
@@ -480,7 +480,7 @@ class NaviArea(Area):
             if job.stopped:
                 warnings.warn("matrix stopped: the API quota is used up (code -10); the pairs not answered are "
                               "missing. To resume, run the same call again once the daily quota resets.",
-                              UserWarning, stacklevel=3)
+                              QuotaStopWarning, stacklevel=3)
             return out
 
         return job.run(self._client, finish)
