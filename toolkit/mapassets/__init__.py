@@ -128,6 +128,28 @@ def hangul_font_css(text: str) -> str:
 
 @lru_cache(maxsize=64)
 def _font_subset(chars: str) -> str:
+    """The base64 WOFF of NanumGothic cut down to ``chars``, made in a child process: fontTools and the parsed
+    font take about 30 MB that would otherwise stay in the kernel for good (a class of 60 kernels on one machine
+    pays that 60 times); the same bytes are made in this process where no child can be started."""
+    import os
+    import subprocess
+    import sys
+
+    code = "import sys; from toolkit.mapassets import _subset_here; sys.stdout.write(_subset_here(sys.stdin.read()))"
+    here = str(Path(__file__).resolve().parents[2])          # the folder holding the toolkit package
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)}
+    try:
+        done = subprocess.run([sys.executable, "-c", code], input=chars, capture_output=True, text=True,
+                              encoding="utf-8", timeout=120, env=env)
+        if done.returncode == 0 and done.stdout.strip():
+            return done.stdout.strip()
+    except (OSError, subprocess.SubprocessError, ValueError):
+        pass
+    return _subset_here(chars)
+
+
+def _subset_here(chars: str) -> str:
+    """:func:`_font_subset` in this process."""
     import base64
     import io
     import logging
