@@ -295,7 +295,7 @@ def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
         return folder, f"the checkout's walkthroughs ({len(signed)} trusted)"
     folder = walkthroughs.default_workdir()
     report = walkthroughs.copy(folder)
-    return folder, "your working folder, kept between runs; " + str(report).replace(f" in {report.folder}", "")
+    return folder, "your working folder, kept between runs; walkthroughs: " + report.summary()
 
 
 def cmd_lab(args) -> int:

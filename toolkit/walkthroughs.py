@@ -96,13 +96,15 @@ class CopyReport:
     signed: list[str] = field(default_factory=list)
     """Notebooks signed as trusted for this user."""
 
-    def __str__(self) -> str:
-        lines = [f"walkthroughs in {self.folder}: {len(self.copied)} copied, {len(self.updated)} updated, "
-                 f"{len(self.unchanged)} already current, {len(self.skipped)} skipped; "
-                 f"{len(self.signed)} notebooks trusted"]
-        for name, why in self.skipped.items():
-            lines.append(f"  skipped {name}: {why}")
+    def summary(self) -> str:
+        """The counts, then a line for each skipped file and why (the folder is not named)."""
+        lines = [f"{len(self.copied)} copied, {len(self.updated)} updated, {len(self.unchanged)} already current, "
+                 f"{len(self.skipped)} skipped; {len(self.signed)} notebooks trusted"]
+        lines += [f"  skipped {name}: {why}" for name, why in self.skipped.items()]
         return "\n".join(lines)
+
+    def __str__(self) -> str:
+        return f"walkthroughs in {self.folder}: {self.summary()}"
 
 
 def _read_manifest(folder: Path) -> dict:
@@ -189,9 +191,9 @@ def sign_shipped(folder: str | Path) -> list[str]:
     """Sign the notebooks of ``folder`` that are exactly as toolkit ships them (the user's own notebooks and
     changed walkthroughs are left to the user). Returns the names signed."""
     folder = Path(folder)
-    shipped = {rel: _digest(path) for rel, path in shipped_files().items() if rel.endswith(".ipynb")}
-    same = [folder / rel for rel, digest in shipped.items()
-            if (folder / rel).is_file() and _digest(folder / rel) == digest]
+    same = [folder / rel for rel, path in shipped_files().items() if rel.endswith(".ipynb")
+            and (folder / rel).is_file()
+            and ((folder / rel).resolve() == path.resolve() or _digest(folder / rel) == _digest(path))]
     return sign(same, root=folder)
 
 
