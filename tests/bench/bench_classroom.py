@@ -45,7 +45,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.procs import _process, goal  # noqa: E402
+from tests.bench.procs import _process, cpu_seconds, goal, rss_mb  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[2]
 LOAD = Path(__file__).with_name("classroom_load.py")
@@ -60,19 +60,6 @@ KERNEL_STEPS = [
 ]
 LIBRARIES = ("libraries alone", "import pandas, folium, httpx, matplotlib.pyplot as plt\n"
              "plt.subplots()")
-
-
-def rss_mb(pid: int) -> float:
-    import psutil
-
-    return psutil.Process(pid).memory_info().rss / 2**20
-
-
-def cpu_s(pid: int) -> float:
-    import psutil
-
-    t = psutil.Process(pid).cpu_times()
-    return t.user + t.system
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -203,11 +190,11 @@ def load(url: str, pid: int, students, *, walkthrough: bool, seconds: float, see
         import psutil
 
         threads = psutil.Process(pid).num_threads()
-        cpu0, t0 = cpu_s(pid), time.monotonic()
+        cpu0, t0 = cpu_seconds(pid), time.monotonic()
         gens.go()
         got = gens.results(timeout=seconds + 300)
         wall = time.monotonic() - t0
-        cpu = cpu_s(pid) - cpu0
+        cpu = cpu_seconds(pid) - cpu0
     finally:
         gens.close()
     every = [v for values in got["latencies_ms"].values() for v in values]

@@ -31,17 +31,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.procs import (addresses, control, goal, minimal_process, place_names, points,  # noqa: E402
-                               sandbox_process)
-
-LUA_REPORT = """
-done = function(summary, latency, requests)
-  io.write(string.format('{"requests": %d, "seconds": %f, "p50_us": %f, "p99_us": %f, "max_us": %f, '
-    .. '"errors": %d, "non2xx": %d}\\n', summary.requests, summary.duration / 1e6, latency:percentile(50),
-    latency:percentile(99), latency.max, summary.errors.connect + summary.errors.read + summary.errors.write
-    + summary.errors.timeout, summary.errors.status))
-end
-"""
+from tests.bench.procs import (LUA_REPORT, addresses, control, goal, minimal_process, place_names,  # noqa: E402
+                               points, sandbox_process)
 
 LUA_ROTATE = """
 local paths = {%(paths)s}

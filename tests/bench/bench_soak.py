@@ -36,7 +36,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from tests.bench.procs import control, goal, sandbox_process  # noqa: E402
+from tests.bench.procs import LUA_REPORT, control, cpu_seconds, goal, rss_mb, sandbox_process  # noqa: E402
 
 CITY = (128.76, 34.88, 129.32, 35.40)      # the city's rectangle (x1, y1, x2, y2), as bench_server sends it
 WORDS = ["카페", "약국", "맛집", "호텔", "편의점", "병원", "은행", "주차장", "학교", "치킨", "빵", "국밥", "분식", "마트",
@@ -132,33 +132,11 @@ request = function()
   end
   return wrk.format("GET", path, auth)
 end
-
-done = function(summary, latency, requests)
-  io.write(string.format('{"requests": %%d, "seconds": %%f, "p50_us": %%f, "p99_us": %%f, "max_us": %%f, '
-    .. '"errors": %%d, "non2xx": %%d}\n', summary.requests, summary.duration / 1e6, latency:percentile(50),
-    latency:percentile(99), latency.max, summary.errors.connect + summary.errors.read + summary.errors.write
-    + summary.errors.timeout, summary.errors.status))
-end
 """
 
 
 def lua_list(items: list[str]) -> str:
     return ",".join('"' + s.replace("\\", "\\\\").replace('"', '\\"') + '"' for s in items)
-
-
-def rss_mb(pid: int) -> float:
-    """Resident memory of a process (``VmRSS``), in MB."""
-    with open(f"/proc/{pid}/status") as f:
-        return int(re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M).group(1)) / 1024
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far."""
-    with open(f"/proc/{pid}/stat") as f:
-        fields = f.read().rsplit(")", 1)[1].split()
-    import os
-
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def tile_of(x: float, y: float, z: int) -> tuple[int, int]:
@@ -230,7 +208,7 @@ def main(argv=None) -> int:
             req = urllib.request.Request(sb.base_url + path, headers={"Authorization": f"ServiceAK {sb.key}"})
             urllib.request.urlopen(req, timeout=120).read()
         with tempfile.NamedTemporaryFile("w", suffix=".lua", delete=False) as f:
-            f.write(script)
+            f.write(script + LUA_REPORT)
             lua = f.name
         rss0, cpu0 = rss_mb(pid), cpu_seconds(pid)
         print(f"soak: toolkit sandbox (pid's resident memory after loading the city: {rss0:.0f} MB) under wrk, "

@@ -26,6 +26,31 @@ import toolkit.data
 ROOT = Path(__file__).resolve().parents[2]
 
 
+LUA_REPORT = """
+done = function(summary, latency, requests)
+  io.write(string.format('{"requests": %d, "seconds": %f, "p50_us": %f, "p99_us": %f, "max_us": %f, '
+    .. '"errors": %d, "non2xx": %d}\\n', summary.requests, summary.duration / 1e6, latency:percentile(50),
+    latency:percentile(99), latency.max, summary.errors.connect + summary.errors.read + summary.errors.write
+    + summary.errors.timeout, summary.errors.status))
+end
+"""
+"""The end of a wrk Lua script: one JSON line of the run's figures (requests, seconds, p50/p99/max in µs, errors,
+answers other than 2xx)."""
+
+
+def rss_mb(pid: int) -> float:
+    """Resident memory of a process (``VmRSS``), in MiB."""
+    with open(f"/proc/{pid}/status") as f:
+        return int(re.search(r"^VmRSS:\s+(\d+) kB", f.read(), re.M).group(1)) / 1024
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def _wait_for_url(proc: subprocess.Popen, what: str, timeout: float = 60.0) -> str:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
@@ -53,6 +78,7 @@ def _process(cmd: list[str], what: str):
         except subprocess.TimeoutExpired:
             proc.kill()
             proc.wait()
+        proc.stdout.close()
 
 
 @contextlib.contextmanager
