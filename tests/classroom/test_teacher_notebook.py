@@ -5,10 +5,7 @@ the class secret or a token."""
 from __future__ import annotations
 
 import json
-import re
-import subprocess
 import sys
-import time
 from pathlib import Path
 
 import nbformat
@@ -16,6 +13,7 @@ import pytest
 from nbclient import NotebookClient
 
 import toolkit
+from tests.bench.procs import _process
 from toolkit.classroom import Teacher, read_secret, student_token, teacher_token
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -25,26 +23,9 @@ NOTEBOOK = ROOT / "deploy" / "teacher.ipynb"
 @pytest.fixture
 def class_sandbox(tmp_path):
     secret_file = tmp_path / "class.secret"
-    proc = subprocess.Popen([sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
-                             str(secret_file)], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            cwd=tmp_path)
-    try:
-        deadline, url = time.monotonic() + 60, None
-        while url is None:
-            line = proc.stdout.readline()
-            assert line or proc.poll() is None, "toolkit classroom exited"
-            assert time.monotonic() < deadline, "toolkit classroom printed no address within 60 s"
-            found = re.search(r"http://127\.0\.0\.1:\d+", line)
-            url = found.group(0) if found else None
+    with _process([sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
+                   str(secret_file)], "toolkit classroom") as (_, url):
         yield url, secret_file
-    finally:
-        proc.stdout.close()
-        proc.terminate()
-        try:
-            proc.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            proc.wait()
 
 
 def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_path, monkeypatch):

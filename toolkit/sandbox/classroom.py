@@ -81,8 +81,8 @@ __all__ = ["Classroom", "ClassroomServer", "World", "PUBLIC_PATHS", "MEASURED"]
 PUBLIC_PATHS = ("/sandbox/tiles/", "/sandbox/fonts/")
 """Paths answered without a student's token: the city's tiles and the pages' fonts (the same in every world)."""
 
-MEASURED = ("0.6 MB resident per extra world after a walkthrough's calls: 568 MB with 1 world (the city loaded), "
-            "606 MB with 60 (python tests/classroom/measure_worlds.py --worlds 60)")
+MEASURED = ("0.5-0.6 MB resident per extra world after a walkthrough's calls: 606-623 MB with 60 worlds, the city "
+            "loaded once (python tests/bench/bench_classroom.py, its part 2)")
 """What a world costs; the local model's own bounded request log and region-word caches grow on top with use."""
 
 FLUSH_EVERY = 15.0
