@@ -38,8 +38,8 @@ def test_a_copy_holds_the_walkthroughs_their_pages_and_samples_all_trusted(tmp_p
     folder = tmp_path / "lessons"
     assert sorted(p.name for p in folder.glob("*.ipynb")) == NOTEBOOKS
     assert {p.name for p in (folder / "reference").iterdir()} == {"concepts.md", "api.md", "errors.md"}
-    assert {p.name for p in (folder / "samples").iterdir()} == {"customers_busan.csv", "addresses.csv.gz"}
-    assert len(report.copied) == len(NOTEBOOKS) + 3 + 2 and not report.skipped and not report.updated
+    assert {p.name for p in (folder / "samples").iterdir()} == {"customers_busan.csv"}
+    assert len(report.copied) == len(NOTEBOOKS) + 3 + 1 and not report.skipped and not report.updated
     assert sorted(report.signed) == NOTEBOOKS
     assert all(_trusted(sorted(folder.glob("*.ipynb"))))
     for name in NOTEBOOKS:
@@ -77,7 +77,7 @@ def test_a_changed_file_is_never_overwritten_and_an_untouched_old_copy_is_update
 def test_the_command_copies_and_says_what_it_did(tmp_path, capsys):
     assert cli.main(["walkthroughs", str(tmp_path / "w")]) == 0
     out = capsys.readouterr().out
-    assert re.search(rf"{len(NOTEBOOKS) + 5} copied, 0 updated, 0 already current, 0 skipped; "
+    assert re.search(rf"{len(NOTEBOOKS) + 4} copied, 0 updated, 0 already current, 0 skipped; "
                      rf"{len(NOTEBOOKS)} notebooks trusted", out), out
     assert "toolkit lab --notebooks" in out
     assert cli.main(["walkthroughs", str(tmp_path / "w"), "--no-trust"]) == 0

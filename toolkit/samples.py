@@ -5,13 +5,12 @@
 >>> toolkit.samples.path("customers_busan.csv").name
 'customers_busan.csv'
 >>> sorted(toolkit.samples.SAMPLES)
-['addresses.csv.gz', 'customers_busan.csv']
+['customers_busan.csv']
 
 ``datasets/README.md`` in the repository says where each file comes from and under which licence.
 """
 from __future__ import annotations
 
-import difflib
 from pathlib import Path
 
 __all__ = ["SAMPLES", "path", "describe"]
@@ -19,8 +18,6 @@ __all__ = ["SAMPLES", "path", "describe"]
 SAMPLES = {
     "customers_busan.csv": ("samples/customers_busan.csv",
                             "a messy customer list of real Busan addresses (made-up customers) for lesson 04b"),
-    "addresses.csv.gz": ("local/addresses.csv.gz",
-                         "the sandbox city's address points (public address data of Busan): x, y and the addresses"),
 }
 """Sample name → (file under :func:`toolkit.data.root`, what it holds)."""
 
@@ -35,12 +32,9 @@ def path(name: str) -> Path:
     from .data import root
 
     if name not in SAMPLES:
-        from .errors import ParameterError
+        from .errors import closed_set_error
 
-        near = difflib.get_close_matches(str(name), list(SAMPLES), n=1)
-        hint = f"did you mean {near[0]!r}? " if near else ""
-        raise ParameterError("name", f"not a sample file of toolkit; {hint}the samples are: "
-                             + ", ".join(sorted(SAMPLES)), name)
+        raise closed_set_error("name", name, sorted(SAMPLES), "a sample file of toolkit")
     return root() / SAMPLES[name][0]
 
 
