@@ -742,20 +742,22 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     sandbox accepts both).
 
     In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
-    (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul.
+    (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul, and shows the toolkit's
+    warnings as ``TruncatedWarning: …`` without the cell's temporary file
+    (:func:`toolkit.errors.show_warnings_as_learners_read_them`).
 
     >>> tk = connect(fresh=True)              # doctest: +SKIP
     >>> tk.status.current().head()            # doctest: +SKIP
     >>> slow = connect(latency="30ms±10ms")   # doctest: +SKIP
     """
     client = _connect(Client, hosts, **kw)
-    _hangul_in_kernel()
+    _in_kernel()
     return client
 
 
-def _hangul_in_kernel() -> None:
-    """In a Jupyter kernel, register the bundled Hangul font for the user's own plots (matplotlib is imported
-    here, not at ``import toolkit``)."""
+def _in_kernel() -> None:
+    """In a Jupyter kernel: show the toolkit's warnings as a learner reads them, and register the bundled Hangul
+    font for the user's own plots (matplotlib is imported here, not at ``import toolkit``)."""
     import sys
 
     if "ipykernel" in sys.modules:
