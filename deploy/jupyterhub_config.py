@@ -11,7 +11,10 @@ What it does:
   ``toolkit-classroom`` on ``http://127.0.0.1:PORT``; the hub starts it with the hub and stops it with the hub;
 * gives every single-user server ``TOOLKIT_CLASSROOM_URL`` and ``TOOLKIT_CLASSROOM_TOKEN`` (the student's token,
   derived from the class secret and the user's name when the server is spawned); JupyterHub itself sets
-  ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world.
+  ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world;
+* and ``TOOLKIT_CLASSROOM_BROWSER_URL=/services/toolkit-classroom``: the kernel reaches the class sandbox at
+  127.0.0.1, the student's browser cannot, so maps load their tiles and login links open through the hub's
+  proxy, where the class sandbox also answers (the hub gives its service ``JUPYTERHUB_SERVICE_PREFIX``).
 
 A large class splits over several class sandboxes sharing one class secret, each student assigned one by name
 (rendezvous hashing: stable, and adding a sandbox moves only the students it takes over):
@@ -33,6 +36,8 @@ Settings, read from the hub's environment (the defaults suit The Littlest Jupyte
                                    ``/opt/tljh/user/bin/toolkit`` where it exists, else ``toolkit`` on PATH)
 ``TOOLKIT_CLASSROOM_SANDBOXES``    how many class sandboxes to run here (default 1)
 ``TOOLKIT_CLASSROOM_URLS``         class sandboxes run elsewhere, comma-separated (no managed service then)
+``TOOLKIT_CLASSROOM_BROWSER_URLS`` where browsers reach those, in the same order (e.g. the path of each as an
+                                   external service of this hub, run with ``--prefix`` that path)
 =================================  ==========================================================================
 
 The hub computes tokens with ``toolkit.classroom.student_token`` when toolkit is importable in the hub's own
@@ -55,6 +60,8 @@ TOOLKIT = (os.environ.get("TOOLKIT_CLASSROOM_TOOLKIT")
            or shutil.which("toolkit") or "toolkit")
 URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_URLS", "").split(",") if u.strip()]
 SANDBOXES = int(os.environ.get("TOOLKIT_CLASSROOM_SANDBOXES", "1"))
+BROWSER_URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_BROWSER_URLS", "").split(",")
+                if u.strip()]
 
 
 def sandbox_for(name: str, urls: list[str]) -> str:
@@ -93,17 +100,27 @@ if not URLS:                         # the class sandboxes run here, as services
         if DB:
             db = Path(DB)
             command += ["--db", DB if SANDBOXES == 1 else str(db.with_name(f"{db.stem}-{k}{db.suffix}"))]
+        name = "toolkit-classroom" if SANDBOXES == 1 else f"toolkit-classroom-{k}"
         c.JupyterHub.services.append({
-            "name": "toolkit-classroom" if SANDBOXES == 1 else f"toolkit-classroom-{k}",
-            "url": f"http://127.0.0.1:{PORT + k}",
-            "command": command,
+            "name": name,
+            "url": f"http://127.0.0.1:{PORT + k}",     # the hub's proxy forwards /services/NAME/ there
+            "command": command,                        # which answers under JUPYTERHUB_SERVICE_PREFIX too
             "environment": {"PYTHONUNBUFFERED": "1"},
         })
+        BROWSER_URLS.append(f"/services/{name}")
     URLS = [f"http://127.0.0.1:{PORT + k}" for k in range(SANDBOXES)]
+BROWSER = dict(zip(URLS, BROWSER_URLS))      # a class sandbox's address → where a browser reaches it
+
+
+def browser_url(spawner) -> str:
+    """Where the student's browser reaches their class sandbox (empty: at its own address)."""
+    return BROWSER.get(sandbox_for(spawner.user.name, URLS), "")
+
 
 c.Spawner.environment.update({
     "TOOLKIT_CLASSROOM_URL": lambda spawner: sandbox_for(spawner.user.name, URLS),
     "TOOLKIT_CLASSROOM_TOKEN": lambda spawner: student_token(spawner.user.name),
+    "TOOLKIT_CLASSROOM_BROWSER_URL": browser_url,
 })
 if len(URLS) > 1:
     c.Spawner.environment.update({"TOOLKIT_CLASSROOM_URLS": ",".join(URLS)})

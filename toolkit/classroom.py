@@ -41,7 +41,8 @@ from urllib.parse import quote
 
 from .secrets import Secret, reveal
 
-__all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT", "ENV_USER",
+__all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "TICKET", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT",
+           "ENV_USER", "ENV_BROWSER",
            "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
            "browser_url", "from_env", "Teacher", "ClassroomError"]
 
@@ -53,7 +54,15 @@ COOKIE = "toolkit_classroom"
 """The cookie a browser keeps its world in (set by the class sandbox when a page is opened with :data:`QUERY`)."""
 QUERY = "toolkit_classroom"
 """The query parameter a browser's first page of a world carries (see :func:`browser_url`)."""
+TICKET = "toolkit_ticket"
+"""The query parameter of a single-use browser ticket (``POST /classroom/ticket``): a login link a notebook shows
+binds the browser to the student's world without carrying the student's token."""
 ENV_URL, ENV_TOKEN, ENV_USER = "TOOLKIT_CLASSROOM_URL", "TOOLKIT_CLASSROOM_TOKEN", "JUPYTERHUB_USER"
+ENV_BROWSER = "TOOLKIT_CLASSROOM_BROWSER_URL"
+"""The class sandbox's address as the student's *browser* reaches it, where that differs from the kernel's
+(``TOOLKIT_CLASSROOM_URL``): on a hub, the service's path through the hub's proxy, ``/services/toolkit-classroom``
+(a path is read against the page the notebook is on). Maps load their tiles from there and login links open
+there."""
 ENV_STUDENT = "TOOLKIT_CLASSROOM_STUDENT"
 """Names the student where ``JUPYTERHUB_USER`` is not set (outside a hub); ``JUPYTERHUB_USER`` wins over it."""
 

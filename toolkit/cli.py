@@ -334,14 +334,16 @@ CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident"
 """``toolkit classroom ACTION ...``: the number of arguments after each action (serve is the default)."""
 
 
-def hub_lines(url: str, secret_file: str | Path) -> str:
+def hub_lines(url: str, secret_file: str | Path, prefix: str = "") -> str:
     """The lines of a ``jupyterhub_config.py`` that give every single-user server its class world (the hub
-    sets ``JUPYTERHUB_USER`` itself)."""
+    sets ``JUPYTERHUB_USER`` itself); with ``prefix`` (the class sandbox answers under the hub's proxy there),
+    the browser's address too."""
+    browser = f"    \"TOOLKIT_CLASSROOM_BROWSER_URL\": {prefix!r},\n" if prefix else ""
     return (f"# jupyterhub_config.py: every single-user server gets its student's world\n"
             f"from toolkit.classroom import read_secret, student_token\n"
             f"_class_secret = read_secret({str(Path(secret_file).resolve())!r})\n"
             f"c.Spawner.environment.update({{\n"
-            f"    \"TOOLKIT_CLASSROOM_URL\": {url!r},\n"
+            f"    \"TOOLKIT_CLASSROOM_URL\": {url!r},\n{browser}"
             f"    \"TOOLKIT_CLASSROOM_TOKEN\": lambda spawner: student_token(_class_secret, spawner.user.name),\n"
             f"}})")
 
@@ -360,6 +362,10 @@ def cmd_classroom(args) -> int:
         if action == "token":
             print(student_token(secret, rest[0]), flush=True)
             return 0
+        if action == "serve":
+            from .sandbox.classroom import normalize_prefix
+
+            args.prefix = normalize_prefix(args.prefix)
         if action != "serve":
             url = args.url or os.environ.get("TOOLKIT_CLASSROOM_URL")
             if not url:
@@ -396,7 +402,8 @@ def serve_classroom(args, secret) -> int:
     from .sandbox.heap import settle
 
     settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
-    kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock}
+    kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock,
+          "prefix": args.prefix}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
     server = ClassroomServer(secret, port=args.port, db=args.db, host=args.host, **kw)
@@ -413,7 +420,10 @@ def serve_classroom(args, secret) -> int:
               flush=True)
         print("  single-user servers' environment: TOOLKIT_CLASSROOM_URL, TOOLKIT_CLASSROOM_TOKEN (the student's "
               "token), JUPYTERHUB_USER (set by the hub)", flush=True)
-        print(hub_lines(url, args.secret_file), flush=True)
+        if server.classroom.prefix:
+            print(f"  browsers (maps' tiles, login pages) through the hub's proxy: {server.classroom.prefix}/ "
+                  f"(TOOLKIT_CLASSROOM_BROWSER_URL={server.classroom.prefix})", flush=True)
+        print(hub_lines(url, args.secret_file, server.classroom.prefix), flush=True)
         while not stop.wait(0.5):
             if not server.running:
                 return 1
@@ -495,6 +505,9 @@ def main(argv: list[str] | None = None) -> int:
     room.add_argument("--host", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster's pod)")
     room.add_argument("--url", default=None, help="the class sandbox's address (teacher's commands)")
+    room.add_argument("--prefix", default=os.environ.get("JUPYTERHUB_SERVICE_PREFIX", ""), metavar="PATH",
+                      help="also answer under this path, as a hub's proxy forwards it (default: "
+                           "$JUPYTERHUB_SERVICE_PREFIX, which a hub sets for its services: /services/NAME/)")
     room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")

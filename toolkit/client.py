@@ -260,11 +260,12 @@ class SandboxHandle:
     """Seconds a sandbox time learned from the control API is trusted for (see :meth:`now`)."""
 
     def __init__(self, base_url: str, server=None, *, headers: "dict[str, str] | None" = None,
-                 student: str | None = None):
+                 student: str | None = None, browser_url: str | None = None):
         self.base_url = base_url.rstrip("/")
         self.server = server
         self.headers = dict(headers or {})   # sent with every control call (a class sandbox's world header)
         self.student = student               # the student whose world of a class sandbox this is (None: not one)
+        self.browser_url = browser_url.rstrip("/") if browser_url else None   # where a browser reaches it
         self._core: RequestCore | None = None
         self._clock_seen: tuple[float, bool, float] | None = None   # (sandbox unix, frozen, local monotonic)
 
@@ -278,6 +279,33 @@ class SandboxHandle:
         if path == "/sandbox/clock":
             self.remember_clock(result)
         return masked(result)    # keys and tokens in control-API answers show masked; lookups give the values
+
+    @property
+    def browser_base(self) -> str:
+        """The sandbox's address as the user's browser reaches it: :attr:`browser_url` when set (a class sandbox
+        behind a hub's proxy: ``TOOLKIT_CLASSROOM_BROWSER_URL``, e.g. ``/services/toolkit-classroom``), else
+        :attr:`base_url`. Maps take their tiles from there."""
+        return self.browser_url or self.base_url
+
+    def browser_link(self, url: str) -> str:
+        """``url`` (a page of this sandbox, e.g. a login request's) as the user's browser opens it: at
+        :attr:`browser_base`, and for a world of a class sandbox with a single-use ticket that binds the browser
+        to the student's world (the link never carries the student's token). Other URLs are returned as given.
+
+        >>> SandboxHandle("http://127.0.0.1:8000").browser_link("http://127.0.0.1:8000/oauth/authorize?x=1")
+        'http://127.0.0.1:8000/oauth/authorize?x=1'
+        """
+        if not (url == self.base_url or url.startswith((self.base_url + "/", self.base_url + "?"))):
+            return url
+        link = self.browser_base + url[len(self.base_url):]
+        if self.student is None:
+            return link
+        from urllib.parse import quote
+
+        from .classroom import TICKET
+
+        ticket = self._call("POST", "/classroom/ticket")["ticket"]
+        return f"{link}{'&' if '?' in link else '?'}{TICKET}={quote(str(ticket), safe='')}"
 
     def remember_clock(self, described) -> None:
         """Note the sandbox time of a clock description (``{"unix": ..., "frozen": ...}``)."""
@@ -664,7 +692,7 @@ def _classroom_client(cls, url, student, token, *, fresh, clock, scheme, options
                       async_transport):
     """A client bound to ``student``'s world of the class sandbox at ``url``: every request (the control API's
     and the login pages' too) carries the world's header; no sandbox starts in this process."""
-    from .classroom import HEADER, ClassroomError, classroom_header
+    from .classroom import ENV_BROWSER, HEADER, ClassroomError, classroom_header
 
     if not (url and student and token):
         raise ConfigurationError("a class sandbox needs classroom=URL, student=NAME and token=TOKEN together (or "
@@ -678,7 +706,8 @@ def _classroom_client(cls, url, student, token, *, fresh, clock, scheme, options
         value = classroom_header(student, token)
     except ClassroomError as exc:
         raise ConfigurationError(str(exc)) from None
-    handle = SandboxHandle(str(url), headers={HEADER: value}, student=student)
+    handle = SandboxHandle(str(url), headers={HEADER: value}, student=student,
+                           browser_url=os.environ.get(ENV_BROWSER) or None)
     if fresh:
         handle.reset()          # this student's world only
     client = cls(_sandbox_config(handle.config(), overrides, scheme), sandbox=handle, transport=transport,

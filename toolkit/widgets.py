@@ -140,7 +140,12 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         except Exception as exc:  # noqa: BLE001
             fail(exc)
             return
-        link.value = (f"<a href='{escape(req.url, quote=True)}' target='_blank' rel='noopener' style='{_LINK}'>"
+        try:
+            href = req.url if tk.sandbox is None else tk.sandbox.browser_link(req.url)   # a class world's ticket
+        except Exception as exc:  # noqa: BLE001
+            fail(exc)
+            return
+        link.value = (f"<a href='{escape(href, quote=True)}' target='_blank' rel='noopener' style='{_LINK}'>"
                       "Open the login page ↗</a> log in there, then paste the address you land on below.")
         status.value = "<i>waiting for the redirect URL…</i>"
 

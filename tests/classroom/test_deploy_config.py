@@ -16,7 +16,8 @@ CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
 
 
 def load(monkeypatch, tmp_path, **env):
-    for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB"):
+    for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB",
+                 "TOOLKIT_CLASSROOM_BROWSER_URLS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(tmp_path / "class" / "class.secret"))
     monkeypatch.setenv("TOOLKIT_CLASSROOM_PORT", "18765")
@@ -44,7 +45,8 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
     env = user_env(environment, "student1")
     secret = read_secret(tmp_path / "class" / "class.secret")
     assert env == {"TOOLKIT_CLASSROOM_URL": "http://127.0.0.1:18765",
-                   "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "student1")}
+                   "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "student1"),
+                   "TOOLKIT_CLASSROOM_BROWSER_URL": "/services/toolkit-classroom"}   # the browser: via the hub
     assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "student2") != env[
         "TOOLKIT_CLASSROOM_TOKEN"]
 
@@ -61,6 +63,10 @@ def test_a_large_class_split_over_several_sandboxes_by_name(monkeypatch, tmp_pat
     counts = [sum(1 for u in assigned.values() if u == url) for url in urls]
     assert min(counts) > 60, counts                               # about a third each
     assert user_env(environment, "student1")["TOOLKIT_CLASSROOM_URLS"] == ",".join(urls)   # for the teacher
+    for n in names[:20]:            # each browser goes through the hub to the student's own sandbox's service
+        env = user_env(environment, n)
+        k = urls.index(env["TOOLKIT_CLASSROOM_URL"])
+        assert env["TOOLKIT_CLASSROOM_BROWSER_URL"] == f"/services/toolkit-classroom-{k}" == f"/services/{services[k]['name']}"
     # the assignment is the documented rendezvous hash, so another hub (or a script) computes the same
     for n in names[:20]:
         assert assigned[n] == max(urls, key=lambda u: hashlib.sha256(f"{u}\n{n}".encode()).digest())
@@ -78,6 +84,12 @@ def test_sandboxes_run_elsewhere(monkeypatch, tmp_path):
     env = user_env(environment, "student1")
     assert env["TOOLKIT_CLASSROOM_URL"] in ("http://classroom-0:8765", "http://classroom-1:8765")
     assert env["TOOLKIT_CLASSROOM_URLS"] == "http://classroom-0:8765,http://classroom-1:8765"
+    assert env["TOOLKIT_CLASSROOM_BROWSER_URL"] == ""             # no path through this hub was named
+    _, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_URLS=urls,
+                          TOOLKIT_CLASSROOM_BROWSER_URLS="/services/class-0,/services/class-1")
+    for n in ("student1", "student2", "student3", "student4"):
+        env = user_env(environment, n)
+        assert env["TOOLKIT_CLASSROOM_BROWSER_URL"] == "/services/class-" + env["TOOLKIT_CLASSROOM_URL"][-6]
 
 
 def test_tokens_from_the_users_toolkit_when_the_hub_has_none(monkeypatch, tmp_path):

@@ -152,6 +152,51 @@ print(json.dumps({"user": os.environ["JUPYTERHUB_USER"], "story": mine,
                   "api": tk.hosts.url("api", ""), "embedded": "toolkit.sandbox.app" in sys.modules}))
 """
 
+BROWSER_CELL = """
+import json, re
+from toolkit.widgets import LoginWidget
+box = LoginWidget(tk, ["profile"])
+box.start_button.click()                      # the student presses Start login: the link to open
+route = tk.navi.directions((129.1586, 35.1631), (129.0592, 35.1579))
+shown = route.map()
+print(json.dumps({"link": re.search(r"href='([^']+)'", box.link.value).group(1).replace("&amp;", "&"),
+                  "tiles": shown.toolkit_tiles, "map_html": shown._repr_html_()}))
+"""
+
+COMPLETE_CELL = """
+box.redirect.value = {pasted!r}               # the student pastes the address the browser landed on
+box.complete_button.click()
+print(json.dumps({{"status": box.status.value, "me": tk.user.me()["id"]}}))
+"""
+
+
+def browser_login(base: str, link: str) -> str:
+    """A student's browser on the hub's origin: opens the login link, logs in and consents through the hub's
+    proxy; returns the address it lands on (the callback page, through the hub)."""
+    import httpx
+
+    from tests.classroom.test_behind_a_proxy import _form
+
+    with httpx.Client(base_url=base, timeout=60, follow_redirects=False) as b:
+        page = b.get(link)
+        assert page.status_code == 200 and "id='login'" in page.text, page.text[:300]
+        action, data = _form(page.text, "login", link, email="minji@sandbox.test", password="sandbox")
+        answer = b.post(action, data=data)
+        for _ in range(4):
+            if answer.status_code in (302, 303):
+                location = answer.headers["location"]
+                assert location.startswith("/services/toolkit-classroom/"), location
+                landed = b.get(location)
+                if "/sandbox/callback" in location:
+                    assert landed.status_code == 200 and "Copy the whole address" in landed.text
+                    return base + location
+                answer = landed
+                continue
+            assert answer.status_code == 200, answer.text[:300]
+            action, data = _form(answer.text, "consent", str(answer.request.url.raw_path, "ascii"), action="agree")
+            answer = b.post(action, data=data)
+    raise AssertionError("the browser never reached the callback page")
+
 
 def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
     """Start the user's server through the hub's REST API, then run walkthrough 00 and the isolation cell in a
@@ -180,7 +225,18 @@ def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
                 assert done["stdout"] == printed, f"{user}: walkthrough 00 printed otherwise than stored:\n{cell}"
         done = kernel.execute(ISOLATION_CELL)
         assert done["error"] is None, f"{user}: {done['error']}"
-        return json.loads(done["stdout"].strip().splitlines()[-1])
+        got = json.loads(done["stdout"].strip().splitlines()[-1])
+        # the student's browser: the map's tiles and the login pages come through the hub's proxy
+        done = kernel.execute(BROWSER_CELL)
+        assert done["error"] is None, f"{user}: {done['error']}"
+        got.update(json.loads(done["stdout"].strip().splitlines()[-1]))
+        tile = urllib.request.urlopen(base + got["tiles"].format(z=12, x=3494, y=1620), timeout=30)
+        got["tile"] = (tile.status, tile.headers["content-type"], tile.read(8))
+        got["pasted"] = browser_login(base, got["link"])
+        done = kernel.execute(COMPLETE_CELL.format(pasted=got["pasted"]))
+        assert done["error"] is None, f"{user}: {done['error']}"
+        got["completed"] = json.loads(done["stdout"].strip().splitlines()[-1])
+        return got
     finally:
         kernel.close()
 
@@ -284,6 +340,36 @@ def _kill_leftovers(proc: subprocess.Popen, tmp_path: Path) -> None:
     psutil.wait_procs(mine, timeout=10)
 
 
+def map_drawn_in_a_browser_on_the_hub(base: str, map_html: str) -> None:
+    """chromium shows the map a student's kernel rendered (its ``_repr_html_``, the iframe JupyterLab shows) in a
+    page of the hub's origin, as the lab page is: the tiles load through the hub's proxy and draw."""
+    from tests.browser.conftest import ARGS, CHROMIUM
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    tiles = []
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            page = browser.new_page(viewport={"width": 1000, "height": 640})
+            page.on("response", lambda r: tiles.append((r.url, r.status)) if "/sandbox/tiles/" in r.url else None)
+            page.goto(base + "/services/toolkit-classroom/classroom/health")     # a page of the hub's origin
+            page.set_content(f"<!doctype html><html><body style='margin:0'>{map_html}</body></html>")
+            frame = page.frame_locator("iframe").first
+            frame.locator("img.leaflet-tile-loaded").nth(3).wait_for(timeout=30000)
+            drawn = page.frames[1].evaluate("[...document.querySelectorAll('img.leaflet-tile-loaded')]"
+                                            ".filter(i => i.naturalWidth === 256).length")
+            shots = ROOT / "tests" / "browser" / "screenshots"
+            shots.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(shots / "hub_student_map.png"))
+        finally:
+            browser.close()
+    assert drawn >= 4, f"only {drawn} tiles drew"
+    assert tiles and all(url.startswith(base + "/services/toolkit-classroom/sandbox/tiles/") and status == 200
+                         for url, status in tiles), tiles[:5]
+
+
 def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
     from toolkit.classroom import Teacher, read_secret, student_token
 
@@ -297,6 +383,13 @@ def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
         assert got["api"].startswith(hub["classroom"]), "the kernel is not bound to the class sandbox"
         assert not got["embedded"], "the kernel started an embedded sandbox"
         assert got["notes"] == [f"a note from {user}"], f"{user} sees {got['notes']}"
+        assert got["tiles"] == "/services/toolkit-classroom/sandbox/tiles/{z}/{x}/{y}.png"
+        assert got["tile"] == (200, "image/png", b"\x89PNG\r\n\x1a\n")
+        assert got["link"].startswith("/services/toolkit-classroom/auth/oauth/authorize?")
+        assert "toolkit_ticket=" in got["link"] and "toolkit_classroom=" not in got["link"]
+        assert got["pasted"].startswith(hub["base"] + "/services/toolkit-classroom/sandbox/callback?code=")
+        assert "logged in" in got["completed"]["status"].lower() and got["completed"]["me"]
+    map_drawn_in_a_browser_on_the_hub(hub["base"], seen[USERS[0]]["map_html"])
     secret = read_secret(hub["secret_file"])
     worlds = Teacher(hub["classroom"], secret).worlds()
     assert sorted(worlds["student"]) == sorted(USERS) and (worlds["calls"] > 0).all()
@@ -305,3 +398,4 @@ def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
     assert "JupyterHub is now running" in log or "running at" in log
     for value in (secret.reveal(), *(student_token(secret, u) for u in USERS)):
         assert value not in log
+        assert all(value not in got["link"] for got in seen.values())    # links carry a ticket, not a token

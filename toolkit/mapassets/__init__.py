@@ -61,7 +61,7 @@ def tiles_for_base_url(base_url: str) -> str:
 def tiles_for(client) -> str:
     """The default base layer of ``client``: its sandbox's tiles when bound to a sandbox, else OpenStreetMap."""
     sandbox = getattr(client, "sandbox", None)
-    base = getattr(sandbox, "base_url", None)
+    base = getattr(sandbox, "browser_base", None) or getattr(sandbox, "base_url", None)   # tiles load in a browser
     return tiles_for_base_url(base) if base else OSM
 
 

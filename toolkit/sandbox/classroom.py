@@ -65,9 +65,9 @@ import secrets as _secrets
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl, unquote, urlencode
+from urllib.parse import parse_qsl, quote, unquote, urlencode
 
-from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, ClassroomError, student_token,
+from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError, student_token,
                          teacher_token)
 from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
@@ -84,6 +84,11 @@ PUBLIC_PATHS = ("/sandbox/tiles/", "/sandbox/fonts/")
 MEASURED = ("0.5-0.6 MB resident per extra world after a walkthrough's calls: 606-623 MB with 60 worlds, the city "
             "loaded once (python tests/bench/bench_classroom.py, its part 2)")
 """What a world costs; the local model's own bounded request log and region-word caches grow on top with use."""
+
+TICKET_SECONDS = 300
+"""How long a browser ticket (``POST /classroom/ticket``) stays valid; it is spent by its first use."""
+TICKETS_MAX = 10_000
+"""Tickets held at most (the oldest goes first): a bound, as every cache of the class sandbox has."""
 
 FLUSH_EVERY = 15.0
 """Seconds between writes of the worlds' activity (last activity, call counts) to the registry."""
@@ -135,8 +140,10 @@ class Classroom:
 
     def __init__(self, secret: "str | Secret", db: str | None = None, *, seed: int = 7,
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
-                 latency: "Latency | str | None" = None, base_url: str | None = None):
+                 latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None):
         self._secret = Secret(secret)
+        self.prefix = normalize_prefix(prefix)
+        self._tickets: dict[str, tuple[str, str, float]] = {}
         self._teacher = teacher_token(self._secret)
         self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.latency = Latency.parse(latency)
@@ -314,10 +321,15 @@ class Classroom:
                 await send({"type": "lifespan.shutdown.complete"})
             return
         path = scope["path"]
+        behind = self._behind(path)
+        if behind:      # reached through the hub's proxy: answer as if at the root, rewrite what points back
+            path = path[len(self.prefix):] or "/"
+            scope = {**scope, "path": path, "raw_path": path.encode("utf-8")}
+            send = _ReversePrefix(send, self.prefix, scope)
         if path == "/classroom" or path.startswith("/classroom/"):
             await self._teacher_api(scope, receive, send)
             return
-        name, token, source, scope = _credential(scope)
+        name, token, source, scope = _credential(scope, self._tickets)
         if name is None:
             if path.startswith(PUBLIC_PATHS):
                 await (await asyncio.to_thread(self._city_app) if self._city is None else self._city)[1](
@@ -339,20 +351,45 @@ class Classroom:
             world = await asyncio.to_thread(self.world, name)
         world.calls += 1
         world.last_activity = time.time()
-        host = _host(scope)
+        host = None if behind else _host(scope)      # a browser behind the proxy does not move the world's address
         if host is not None and host != world.host:
             world.host = host
             world.sandbox.base_url = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}"
+        if behind:
+            send.world_base = world.sandbox.base_url
         if time.monotonic() - self._flushed > FLUSH_EVERY:
             self.flush()
-        if source == "query":
-            send = _with_cookie(send, name, token)
+        if source in ("query", "ticket"):
+            send = _with_cookie(send, name, token)          # its path is put under the prefix like the world's
         await world.app(scope, receive, send)
+
+    def _behind(self, path: str) -> bool:
+        return bool(self.prefix) and (path == self.prefix or path.startswith(self.prefix + "/"))
+
+    def ticket(self, name: str, token: str) -> dict:
+        """A single-use ticket (valid :data:`TICKET_SECONDS`) that binds a browser to ``name``'s world: a login
+        link a notebook shows carries the ticket, not the student's token."""
+        now = time.monotonic()
+        for key, (_, _, until) in list(self._tickets.items()):
+            if until < now:
+                self._tickets.pop(key, None)
+        if len(self._tickets) >= TICKETS_MAX:
+            self._tickets.pop(next(iter(self._tickets)), None)
+        value = _secrets.token_urlsafe(24)
+        self._tickets[value] = (name, token, now + TICKET_SECONDS)
+        return {"ticket": value, "expires_in": TICKET_SECONDS, "parameter": TICKET}
 
     async def _teacher_api(self, scope, receive, send) -> None:
         path, method = scope["path"], scope["method"]
         if path == "/classroom/health":
             await _json(send, 200, {"ok": True, "worlds": len(self._worlds)})
+            return
+        if path == "/classroom/ticket" and method == "POST":     # a student's own call (their header)
+            name, token, source, _ = _credential(scope)
+            if name is None or source != "header" or not self.check(name, token):
+                await _unauthorized(send, f"a ticket is a student's own: send the header {HEADER}: NAME:TOKEN")
+                return
+            await _json(send, 200, self.ticket(name, token))
             return
         given = next((v for k, v in scope["headers"] if k == _TEACHER), b"")
         if not hmac.compare_digest(given, self._teacher.encode()):
@@ -393,9 +430,10 @@ class Classroom:
             self._city[0].model("events").stop()
 
 
-def _credential(scope):
-    """``(name, token, source, scope)`` of a request (source: header, query or cookie; name None when absent),
-    the scope without the classroom's header, query parameter and cookie."""
+def _credential(scope, tickets: "dict | None" = None):
+    """``(name, token, source, scope)`` of a request (source: header, query, ticket or cookie; name None when
+    absent), the scope without the classroom's header, query parameters and cookie. A ticket (of ``tickets``,
+    ``{ticket: (name, token, until)}``) is spent by the request that carries it."""
     headers = scope["headers"]
     value = source = None
     kept = []
@@ -415,12 +453,17 @@ def _credential(scope):
         kept.append((key, raw))
     query = scope.get("query_string", b"")
     new_query = query
-    if (QUERY + "=").encode() in query:
+    if (QUERY + "=").encode() in query or (TICKET + "=").encode() in query:
         pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
         mine = [v for k, v in pairs if k == QUERY]
         if mine and value is None:
             value, source = mine[-1], "query"
-        new_query = urlencode([(k, v) for k, v in pairs if k != QUERY]).encode("latin-1")
+        spent = [v for k, v in pairs if k == TICKET]
+        if spent and value is None and tickets is not None:
+            held = tickets.pop(spent[-1], None)
+            if held is not None and held[2] >= time.monotonic():
+                value, source = f"{quote(held[0], safe='')}:{held[1]}", "ticket"
+        new_query = urlencode([(k, v) for k, v in pairs if k not in (QUERY, TICKET)]).encode("latin-1")
     if value is None and cookie_value is not None:
         value, source = cookie_value, "cookie"
     if len(kept) != len(headers) or new_query != query:
@@ -431,6 +474,81 @@ def _credential(scope):
     return unquote(encoded), token, source, scope
 
 
+def normalize_prefix(prefix: str | None) -> str:
+    """The path prefix a proxy serves the class sandbox under (``/services/toolkit-classroom/`` →
+    ``/services/toolkit-classroom``; empty or ``/``: none).
+
+    >>> normalize_prefix("/services/toolkit-classroom/"), normalize_prefix("/"), normalize_prefix(None)
+    ('/services/toolkit-classroom', '', '')
+    >>> normalize_prefix("services/x")
+    Traceback (most recent call last):
+    ...
+    toolkit.classroom.ClassroomError: a path prefix starts with / (like /services/toolkit-classroom/): 'services/x'
+    """
+    prefix = (prefix or "").strip()
+    if prefix and not prefix.startswith("/"):
+        raise ClassroomError(f"a path prefix starts with / (like /services/toolkit-classroom/): {prefix!r}")
+    if any(c in prefix for c in "?#% \t\n"):
+        raise ClassroomError(f"a path prefix is a plain path: {prefix!r}")
+    return prefix.rstrip("/")
+
+
+_COOKIE_PATH = re.compile(rb"(;\s*[Pp][Aa][Tt][Hh]=)(/[^;]*)")
+_FONT_URL = b"url('/sandbox/fonts/"
+
+
+class _ReversePrefix:
+    """The ``send`` of a request that came through a proxy under ``prefix`` (a hub's ``/services/NAME``): what
+    the world's app answers pointing back at the sandbox is made to point under the prefix, as a reverse proxy
+    does (Apache's ProxyPassReverse and ProxyPassReverseCookiePath): redirects (``Location`` at the world's own
+    address, at this request's origin, or an absolute path), cookie paths, and the pages' font URLs. Redirects
+    elsewhere (an app's own redirect URI) stay as they are."""
+
+    def __init__(self, send, prefix: str, scope):
+        self.send, self.prefix = send, prefix
+        self.world_base: str | None = None
+        host = _host(scope)
+        self.origin = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}" if host else None
+        self.start: dict | None = None
+        self.body: list[bytes] = []
+
+    def location(self, value: str) -> str:
+        for base in (self.world_base, self.origin):
+            if base and (value == base or value.startswith((base + "/", base + "?"))):
+                rest = value[len(base):]
+                return self.prefix + (rest if rest.startswith("/") else "/" + rest)
+        if value.startswith("/") and not value.startswith("//"):
+            return self.prefix + value
+        return value
+
+    async def __call__(self, message) -> None:
+        if message["type"] == "http.response.start":
+            headers, html = [], False
+            for key, value in message.get("headers", ()):
+                if key == b"location":
+                    value = self.location(value.decode("latin-1")).encode("latin-1")
+                elif key == b"set-cookie":
+                    value = _COOKIE_PATH.sub(lambda m: m.group(1) + self.prefix.encode() + m.group(2), value)
+                elif key == b"content-type":
+                    html = value.startswith(b"text/html")
+                headers.append((key, value))
+            message = {**message, "headers": headers}
+            if html:                  # held until the body is whole: its length changes
+                self.start = message
+                return
+        elif message["type"] == "http.response.body" and self.start is not None:
+            self.body.append(message.get("body", b""))
+            if message.get("more_body"):
+                return
+            body = b"".join(self.body).replace(_FONT_URL, b"url('" + self.prefix.encode() + b"/sandbox/fonts/")
+            start, self.start = self.start, None
+            start["headers"] = [(k, str(len(body)).encode() if k == b"content-length" else v)
+                                for k, v in start["headers"]]
+            await self.send(start)
+            message = {"type": "http.response.body", "body": body}
+        await self.send(message)
+
+
 def _host(scope) -> bytes | None:
     for key, value in scope["headers"]:
         if key == b"host":
@@ -439,8 +557,6 @@ def _host(scope) -> bytes | None:
 
 
 def _with_cookie(send, name: str, token: str):
-    from urllib.parse import quote
-
     cookie = (f"{COOKIE}={quote(quote(name, safe='') + ':' + token, safe='')}; Path=/; HttpOnly; SameSite=Lax"
               ).encode("latin-1")
 
