@@ -73,7 +73,7 @@ def _sanitize(text: str) -> str:
     from configparser import ConfigParser
 
     cfg = ConfigParser()
-    cfg.read(NOTEBOOKS / "sanitize.cfg")
+    cfg.read(Path(__file__).with_name("nbval_sanitize.cfg"))
     for section in cfg.sections():
         text = re.sub(cfg[section]["regex"], cfg[section]["replace"], text)
     return text
