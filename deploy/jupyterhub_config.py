@@ -117,6 +117,16 @@ def browser_url(spawner) -> str:
     return BROWSER.get(sandbox_for(spawner.user.name, URLS), "")
 
 
+KERNEL_MEMORY = {
+    # A student's kernel holds small frames: these trade a little speed on large arrays for memory a class of
+    # many kernels adds up (measured in tests/bench/bench_classroom.py, part 1: about 8 MB less per kernel).
+    "ARROW_DEFAULT_MEMORY_POOL": "system",     # pandas' strings live in Arrow: glibc's heap instead of mimalloc's
+    "MALLOC_MMAP_THRESHOLD_": "131072",        # blocks over 128 KiB (a figure's pixels, a response) go back to the
+    "MALLOC_TRIM_THRESHOLD_": "131072",        # system when freed, instead of staying in a grown heap
+}
+"""What every single-user server's kernel gets for memory (a later ``c.Spawner.environment`` line changes it)."""
+c.Spawner.environment.update(KERNEL_MEMORY)
+
 c.Spawner.environment.update({
     "TOOLKIT_CLASSROOM_URL": lambda spawner: sandbox_for(spawner.user.name, URLS),
     "TOOLKIT_CLASSROOM_TOKEN": lambda spawner: student_token(spawner.user.name),

@@ -46,7 +46,9 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
     secret = read_secret(tmp_path / "class" / "class.secret")
     assert env == {"TOOLKIT_CLASSROOM_URL": "http://127.0.0.1:18765",
                    "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "student1"),
-                   "TOOLKIT_CLASSROOM_BROWSER_URL": "/services/toolkit-classroom"}   # the browser: via the hub
+                   "TOOLKIT_CLASSROOM_BROWSER_URL": "/services/toolkit-classroom",   # the browser: via the hub
+                   "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_MMAP_THRESHOLD_": "131072",
+                   "MALLOC_TRIM_THRESHOLD_": "131072"}                               # a kernel's memory
     assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "student2") != env[
         "TOOLKIT_CLASSROOM_TOKEN"]
 
