@@ -25,9 +25,13 @@ duplicates) and ``User-Agent: ServiceOpenAPI/1.0``.
 
 Delivery rules (choices where the spec is silent):
 
-* One background worker thread per sandbox, started lazily by the first event or control call, daemon,
-  stopped by :meth:`Model.stop` and ending by itself after ``Model.idle_exit`` (30) seconds with nothing to do. Deliveries
-  go out one at a time in creation order (so a receiver sees an unlink webhook before its SET).
+* One delivery worker for the whole process (:class:`DeliveryWorker`, :data:`WORKER`), shared by every sandbox
+  in it (a class sandbox serves a world, a whole sandbox, per student): the first event or control call of a
+  sandbox registers it (:meth:`Model.kick`); the worker sleeps until a registered sandbox's next delivery is due
+  or a kick (no polling), drops a sandbox with nothing pending, and its daemon thread ends by itself after
+  ``Model.idle_exit`` (30) seconds with nothing registered. :meth:`Model.stop` takes a sandbox out of it. A
+  sandbox's deliveries go out one at a time in creation order (so a receiver sees an unlink webhook before its
+  SET); a few threads at most (4) serve the sandboxes, so one sandbox's slow receiver does not hold up the others.
 * Answer bound: 3 seconds (``answer_timeout``; the whole request, connect to last byte).
 * Failed attempts are retried after ``retry_delays`` seconds of real time (default ``[1, 5, 30]``: four
   attempts in all); after the last one the delivery is ``failed``. Every attempt is logged.
@@ -92,18 +96,20 @@ import contextlib
 import hashlib
 import json
 import logging
+import os
 import threading
 import time
 import uuid
 from datetime import datetime, timezone
+from http.cookiejar import CookieJar, DefaultCookiePolicy
 from typing import Any
 
 import httpx
 
 from ..web import api_error
 
-__all__ = ["Model", "SCHEMA", "EVENT_TYPES", "SECEVENT_BASE", "PLATEVENT_BASE", "ACCOUNT_STATUS_SCOPE",
-           "UNLINK_REFERRERS", "SET_ERRORS", "DEFAULT_SETTINGS", "KINDS"]
+__all__ = ["Model", "DeliveryWorker", "WORKER", "SCHEMA", "EVENT_TYPES", "SECEVENT_BASE", "PLATEVENT_BASE",
+           "ACCOUNT_STATUS_SCOPE", "UNLINK_REFERRERS", "SET_ERRORS", "DEFAULT_SETTINGS", "KINDS"]
 
 log = logging.getLogger("toolkit.sandbox.events")
 
@@ -187,18 +193,18 @@ def _rfc3339(unix: float) -> str:
 
 
 class Model:
+    idle_exit = 30.0
+    """Seconds the shared worker's last thread waits with nothing registered before it ends (the value of the
+    model that kicked it last)."""
+
     def __init__(self, sandbox):
         self.sandbox = sandbox
         self.store = sandbox.store
         self._keys = None
-        self._lock = threading.Lock()       # worker start/stop
         self._pump_lock = threading.Lock()
-        self._local = threading.local()     # marks the thread running pump() (hooks inside it do not re-pump)
-        self._wake = threading.Event()
+        self._local = threading.local()     # marks the thread running pump() or a pass (hooks inside do not re-pump)
         self._stopping = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._http: httpx.Client | None = None
-        self.idle_exit = 30.0               # seconds without work before the worker thread ends
+        self._failed_passes = 0             # passes in a row that raised (the worker gives up on the third)
 
     # ------------------------------------------------------------------ settings
     def settings(self, app_id: str) -> dict:
@@ -464,84 +470,72 @@ class Model:
 
     # ------------------------------------------------------------------ worker
     def kick(self) -> None:
-        """Wake (or start) the delivery worker. Call after any state change that may have recorded events."""
-        with self._lock:
-            if self._thread is None or not self._thread.is_alive():
-                self._stopping.clear()
-                self._thread = threading.Thread(target=self._run, name="toolkit-sandbox-webhooks", daemon=True)
-                self._thread.start()
-        self._wake.set()
+        """Register this sandbox with the process's delivery worker (:class:`DeliveryWorker`, started if it is
+        not running) for a pass now. Call after any state change that may have recorded events."""
+        if getattr(self._local, "in_pass", False):
+            return                          # inside this model's own pass: the pass looks again when it ends
+        self._stopping.clear()
+        WORKER.kick(self)
 
     def stop(self, timeout: float = 5.0) -> None:
-        """Stop the worker (pending deliveries stay pending; the next kick resumes them)."""
+        """Stop this sandbox's deliveries: it leaves the shared worker, a pass in progress ends after its current
+        attempt (waited for up to ``timeout`` seconds). Pending deliveries stay pending; the next kick resumes them."""
         self._stopping.set()
-        self._wake.set()
-        thread = self._thread
-        if thread is not None:
-            thread.join(timeout)
-        with self._lock:
-            self._thread = None
-        if self._http is not None:
-            self._http.close()
-            self._http = None
+        WORKER.forget(self, timeout)
 
     @property
     def running(self) -> bool:
-        return self._thread is not None and self._thread.is_alive()
+        """True while the shared worker has this sandbox registered (deliveries pending or a pass in progress)."""
+        return WORKER.serving(self)
 
-    def _run(self) -> None:
-        idle_since = time.monotonic()
-        while not self._stopping.is_set():
-            self._wake.clear()
-            try:
-                self.pump()
-                worked = self._deliver_due()
-            except Exception as exc:  # noqa: BLE001 - the worker must survive
-                log.warning("webhook worker error: %s", type(exc).__name__)
-                worked = False
-            nxt = self.store.one("SELECT MIN(next_at) AS t FROM webhook_deliveries WHERE state = 'pending'")["t"]
-            if worked or nxt is not None:
-                idle_since = time.monotonic()
-            else:
-                with self._lock:
-                    if time.monotonic() - idle_since > self.idle_exit and not self._wake.is_set():
-                        self._thread = None
-                        return
-            if worked:
-                continue
-            wait = 0.25 if nxt is None else max(0.0, min(0.25, nxt - time.time()))
-            self._wake.wait(wait)
-
-    def _client(self) -> httpx.Client:
-        if self._http is None:
-            self._http = httpx.Client(trust_env=False, follow_redirects=False)
-        return self._http
-
-    def _deliver_due(self) -> bool:
-        rows = self.store.all("SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?"
-                              " ORDER BY id LIMIT 100", time.time())
-        for row in rows:
+    def _pass(self, per_pass: int, budget: float) -> float | None:
+        """One pass of the shared worker for this sandbox: new identity rows become deliveries, then the due
+        deliveries go out in creation order (at most ``per_pass``, and no new one once ``budget`` seconds have
+        passed). Returns when the next one is due (Unix time; at once when some were left), None when nothing
+        is pending (or the model is stopping)."""
+        self._local.in_pass = True
+        try:
+            if self._identity() is not None:
+                if not self._pump_lock.acquire(blocking=False):
+                    return time.time() + 0.05      # a caller is pumping (pumped()): look again in a moment
+                try:
+                    self._local.pumping = True
+                    self._pump_rows()
+                finally:
+                    self._local.pumping = False
+                    self._pump_lock.release()
+            started = time.monotonic()
+            rows = self.store.all("SELECT * FROM webhook_deliveries WHERE state = 'pending' AND next_at <= ?"
+                                  " ORDER BY id LIMIT ?", time.time(), per_pass)
+            for row in rows:
+                if self._stopping.is_set():
+                    return None
+                self._attempt(dict(row))
+                if time.monotonic() - started >= budget:
+                    break
             if self._stopping.is_set():
-                break
-            self._attempt(dict(row))
-        return bool(rows)
+                return None
+            return self.store.one("SELECT MIN(next_at) AS t FROM webhook_deliveries WHERE state = 'pending'")["t"]
+        finally:
+            self._local.in_pass = False
 
     def _request(self, d: dict, app: dict, timeout: float) -> httpx.Response:
         req = json.loads(d["request"])
         admin = app["keys"]["admin"]
+        http = WORKER.client()
         if d["kind"] == "account_status":
             headers = {"Content-Type": "application/secevent+jwt"}
-            return self._client().post(d["url"], content=req["token"].encode(), headers=headers, timeout=timeout)
+            return http.post(d["url"], content=req["token"].encode(), headers=headers, timeout=timeout)
         headers = {"Authorization": f"ServiceAK {admin}"}
         if d["kind"] in ("share", "channel"):
             headers.update({"X-Service-Resource-ID": d["resource_id"], "User-Agent": USER_AGENT})
         data = req.get("params") or req.get("json") or {}
         if d["method"] == "GET":
             params = {k: (json.dumps(v) if isinstance(v, bool) else str(v)) for k, v in data.items()}
-            return self._client().get(d["url"], params=params, headers=headers, timeout=timeout)
+            return http.get(d["url"], params=params, headers=headers, timeout=timeout)
         if "json" in req:
-            return self._client().post(d["url"], json=data, headers=headers, timeout=timeout)
-        return self._client().post(d["url"], data=data, headers=headers, timeout=timeout)
+            return http.post(d["url"], json=data, headers=headers, timeout=timeout)
+        return http.post(d["url"], data=data, headers=headers, timeout=timeout)
 
     @staticmethod
     def _judge(kind: str, resp: httpx.Response) -> tuple[str, str | None]:
@@ -672,6 +666,179 @@ class Model:
                 return True
             time.sleep(0.02)
         return False
+
+
+class DeliveryWorker:
+    """The webhook delivery worker of the process, shared by every sandbox in it (:data:`WORKER`; a class sandbox
+    serves hundreds of worlds in one process, each a sandbox).
+
+    :meth:`Model.kick` registers a sandbox's model, due at once. A worker thread takes the registered model due
+    first and runs its pass (:meth:`Model._pass`: new identity rows become deliveries, due deliveries go out),
+    then keeps it registered until its next delivery is due, or drops it when nothing is pending. With nothing
+    due, the threads sleep until the earliest due time or a kick: no polling. A model is in one pass at a time,
+    so its deliveries go out in creation order.
+
+    A pass sends at most ``per_pass`` deliveries and starts none after ``pass_budget`` seconds; the model then
+    waits behind the models due before it. When a model is due while every thread is in a pass (a slow receiver
+    takes up to the 3-second answer bound per attempt), another thread starts, up to ``threads``: a world's slow
+    receiver holds one thread while the other worlds' deliveries go out on the others. A thread with nothing to
+    do ends after ``helper_linger`` seconds when another one is waiting; the last one ends after ``idle_exit``
+    seconds (that of the model kicked last) with nothing registered, and a kick starts it again. The threads
+    share one HTTP client that keeps no cookies (a receiver's cookie never reaches another world's receiver).
+    """
+
+    def __init__(self, threads: int = 4, per_pass: int = 20, pass_budget: float = 0.5,
+                 helper_linger: float = 1.0):
+        self.threads, self.per_pass, self.pass_budget = threads, per_pass, pass_budget
+        self.helper_linger = helper_linger
+        self.idle_exit = Model.idle_exit
+        self.passes = 0                     # passes run so far (tests and benchmarks read it)
+        self._reset()
+
+    def _reset(self) -> None:
+        """Empty state (also in a forked child, where the parent's threads do not exist)."""
+        self._cond = threading.Condition(threading.Lock())
+        self._due: dict[Model, float] = {}              # registered models waiting: Unix time of their next pass
+        self._busy: dict[Model, threading.Thread] = {}  # models in a pass, and its thread
+        self._again: set[Model] = set()                 # kicked during their pass: another pass at once
+        self._alive: set[threading.Thread] = set()
+        self._waiting = 0                               # threads waiting for work
+        self._active = time.monotonic()                 # the last kick or pass
+        self._http: httpx.Client | None = None
+        self._http_lock = threading.Lock()
+
+    def __repr__(self) -> str:
+        return (f"<DeliveryWorker threads={len(self._alive)} registered={len(self._due) + len(self._busy)} "
+                f"passes={self.passes}>")
+
+    @property
+    def thread_count(self) -> int:
+        """Worker threads alive now."""
+        return len(self._alive)
+
+    # ------------------------------------------------------------------ the models' calls
+    def kick(self, model: Model) -> None:
+        """Register ``model`` for a pass now (after its current pass when it is in one)."""
+        with self._cond:
+            self.idle_exit = model.idle_exit
+            self._active = time.monotonic()
+            if model in self._busy:
+                self._again.add(model)
+            else:
+                now = time.time()
+                self._due[model] = min(self._due.get(model, now), now)
+            if not self._waiting and len(self._alive) < self.threads:
+                self._start()
+            self._cond.notify_all()
+
+    def forget(self, model: Model, timeout: float) -> None:
+        """Unregister ``model``; wait up to ``timeout`` seconds for its pass in progress to end."""
+        me = threading.current_thread()
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            self._due.pop(model, None)
+            self._again.discard(model)
+            while self._busy.get(model) not in (None, me):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(left)
+
+    def serving(self, model: Model) -> bool:
+        """Whether ``model`` is registered (waiting for a pass or in one)."""
+        with self._cond:
+            return model in self._due or model in self._busy
+
+    def client(self) -> httpx.Client:
+        """The threads' HTTP client, made on first use (closed when the last thread ends)."""
+        with self._http_lock:
+            if self._http is None:
+                self._http = httpx.Client(trust_env=False, follow_redirects=False,
+                                          cookies=CookieJar(DefaultCookiePolicy(allowed_domains=[])))
+            return self._http
+
+    # ------------------------------------------------------------------ threads
+    def _start(self) -> None:
+        thread = threading.Thread(target=self._loop, name="toolkit-sandbox-webhooks", daemon=True)
+        self._alive.add(thread)
+        thread.start()
+
+    def _loop(self) -> None:
+        me = threading.current_thread()
+        idle_since = None
+        http = None
+        try:
+            with self._cond:
+                try:
+                    while True:
+                        first = min(self._due.items(), key=lambda item: item[1], default=None)
+                        now = time.time()
+                        if first is not None and first[1] <= now:
+                            idle_since = None
+                            self._run_pass(first[0], me, now)
+                            continue
+                        mono = time.monotonic()
+                        idle_since = mono if idle_since is None else idle_since
+                        if self._waiting:       # another thread waits for the next work: this one may end
+                            wait = self.helper_linger - (mono - idle_since)
+                        elif not self._due and not self._busy:
+                            wait = self.idle_exit - (mono - self._active)
+                        else:
+                            wait = None         # woken by a kick or the end of a pass
+                        if wait is not None and wait <= 0:
+                            return
+                        if first is not None:
+                            wait = first[1] - now if wait is None else min(wait, first[1] - now)
+                        self._waiting += 1
+                        try:
+                            self._cond.wait(wait)
+                        finally:
+                            self._waiting -= 1
+                finally:                        # the lock is held here (a pass takes it back when it ends)
+                    self._alive.discard(me)
+                    if not self._alive:
+                        with self._http_lock:
+                            http, self._http = self._http, None
+        finally:
+            if http is not None:
+                http.close()
+
+    def _run_pass(self, model: Model, me: threading.Thread, now: float) -> None:
+        """Run ``model``'s pass outside the lock (held when called and on return), then schedule it again."""
+        del self._due[model]
+        self._busy[model] = me
+        self._again.discard(model)
+        if not self._waiting and len(self._alive) < self.threads and any(t <= now for t in self._due.values()):
+            self._start()                   # other models are due and no thread waits to take them
+        nxt, failed = None, False
+        self._cond.release()
+        try:
+            nxt = model._pass(self.per_pass, self.pass_budget)
+        except Exception as exc:  # noqa: BLE001 - the worker must survive
+            log.warning("webhook worker error: %s", type(exc).__name__)
+            failed = True
+        finally:
+            self._cond.acquire()
+            self.passes += 1
+            del self._busy[model]
+            self._active = time.monotonic()
+            if failed:
+                model._failed_passes += 1
+                nxt = time.time() + 1.0 if model._failed_passes < 3 else None   # then only a kick tries again
+            else:
+                model._failed_passes = 0
+            if model in self._again:
+                self._again.discard(model)
+                self._due[model] = time.time()
+            elif nxt is not None and not model._stopping.is_set():
+                self._due[model] = max(nxt, time.time())    # work left: behind the models already waiting
+            self._cond.notify_all()
+
+
+WORKER = DeliveryWorker()
+"""The process's webhook delivery worker (every sandbox's :class:`Model` registers with it)."""
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=WORKER._reset)
 
 
 def _claims_of(token: str) -> dict:
