@@ -56,6 +56,7 @@ Design (the choices, written down):
 from __future__ import annotations
 
 import asyncio
+import gc
 import hashlib
 import hmac
 import json
@@ -89,6 +90,9 @@ TICKET_SECONDS = 300
 """How long a browser ticket (``POST /classroom/ticket``) stays valid; it is spent by its first use."""
 TICKETS_MAX = 10_000
 """Tickets held at most (the oldest goes first): a bound, as every cache of the class sandbox has."""
+
+THAW_MIN = 16
+"""Worlds replaced (reset) at least between two thaws of the frozen heap (see :meth:`Classroom._freeze`)."""
 
 FLUSH_EVERY = 15.0
 """Seconds between writes of the worlds' activity (last activity, call counts) to the registry."""
@@ -160,6 +164,7 @@ class Classroom:
         self._lock = threading.RLock()
         self._city: tuple | None = None
         self._flushed = time.monotonic()
+        self._dropped = 0                          # worlds replaced since the heap was last thawed
 
     def __repr__(self) -> str:
         return f"<Classroom worlds={len(self._worlds)} db={self.db or 'in memory'}>"
@@ -211,7 +216,23 @@ class Classroom:
                                       name, file, now, now)
                 self._replay_incidents(world.sandbox)
             self._worlds[name] = world
+            self._freeze()
             return world
+
+    def _freeze(self, dropped: int = 0) -> None:
+        """Move the heap out of the cyclic garbage collector's generations once a world is made (``gc.collect()``
+        then ``gc.freeze()``, with the lock held). The city freezes itself as it loads, but every world adds
+        about 1,500 objects that live as long as it does: unfrozen, each full collection walked them all (480
+        worlds: pauses of up to 370 ms, bench_classroom's ceiling); frozen, a collection walks only what was made
+        since the last world (under a millisecond). A frozen world that is replaced is not collected: once the
+        worlds replaced since the last time reach a quarter of the worlds (at least :data:`THAW_MIN`), the heap
+        is thawed, collected and frozen again (116 ms with 60 worlds, 354 ms with 480, measured)."""
+        self._dropped += dropped
+        if self._dropped >= max(THAW_MIN, len(self._worlds) // 4):
+            self._dropped = 0
+            gc.unfreeze()
+        gc.collect()
+        gc.freeze()
 
     def reset(self, name: str) -> World | None:
         """Replace ``name``'s world by a fresh one (seeded as a new one; the class incidents still running are
@@ -232,6 +253,7 @@ class Classroom:
             self.registry.execute("UPDATE students SET file = ?, calls = ?, last_activity = ? WHERE name = ?",
                                   file, calls, world.last_activity, name)
             self._worlds[name] = world
+            self._freeze(dropped=int(old is not None))
             old_file = old.file if old is not None else row["file"]
         if old is not None:
             old.sandbox.model("events").stop()   # its webhook worker, if it ran (the old store is garbage-collected)
@@ -419,7 +441,8 @@ class Classroom:
             await _json(send, 400, {"msg": str(exc), "code": -2})
 
     def close(self) -> None:
-        """Stop every world's webhook worker and write the activity to the registry."""
+        """Stop every world's webhook deliveries, write the activity to the registry and thaw the heap (the
+        worlds it froze are collected once unused)."""
         try:
             self.flush()
         except Exception:  # noqa: BLE001 — a closed registry: nothing left to write
@@ -428,6 +451,7 @@ class Classroom:
             world.sandbox.model("events").stop()
         if self._city is not None:
             self._city[0].model("events").stop()
+        gc.unfreeze()
 
 
 def _credential(scope, tickets: "dict | None" = None):
