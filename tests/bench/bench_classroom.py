@@ -29,9 +29,9 @@ connection and think time), never in this one.
    sizing figure; the sandbox's CPU per student (ms of CPU per second of class, at the busiest step) is printed
    beside it, for sizing where the p95 was set by the machine rather than by the sandbox. The generators share
    this machine's cores with the sandbox, so on a small or busy machine the ceiling is a lower bound (the load
-   line prints the machine's load average). The table shows the sandbox's threads when each step starts: every
-   student of a step has just logged in, and a world whose users' consents changed runs its webhook worker
-   thread until 30 s pass idle.
+   line and each step print the machine's load average). The table shows the sandbox's threads when each step
+   starts: every student of a step has just logged in, and their worlds' consent events go to the process's one
+   webhook delivery worker (a few threads at most, gone after 30 s idle; it was a polling thread per world).
 """
 from __future__ import annotations
 
@@ -195,13 +195,15 @@ def load(url: str, pid: int, students, *, walkthrough: bool, seconds: float, see
         got = gens.results(timeout=seconds + 300)
         wall = time.monotonic() - t0
         cpu = cpu_seconds(pid) - cpu0
+        machine_load = os.getloadavg()[0]      # the last minute's: about this run's
     finally:
         gens.close()
     every = [v for values in got["latencies_ms"].values() for v in values]
     return {"students": len(students), "setup_s": setup_s, "requests": len(every), "rate": len(every) / wall,
             "p50": percentile(every, 50), "p95": percentile(every, 95), "p99": percentile(every, 99),
             "errors": sum(got["errors"].values()), "error_kinds": got["errors"], "cores": cpu / wall,
-            "generator_cores": got["cpu_s"] / wall, "by_kind": got["latencies_ms"], "threads": threads}
+            "generator_cores": got["cpu_s"] / wall, "by_kind": got["latencies_ms"], "threads": threads,
+            "load": machine_load}
 
 
 def student_names(n: int, start: int = 0) -> list[str]:
@@ -270,7 +272,7 @@ def main(argv: list[str]) -> int:
             # 4. the ceiling: more students until p95 passes 50 ms
             print(f"ceiling: students at the same pace, {step_s} s a step (each student a world of its own)")
             print(f"{'students':>9} {'req/s':>8} {'p50 ms':>8} {'p95 ms':>8} {'p99 ms':>8} {'errors':>7} "
-                  f"{'sandbox cores':>14} {'generator cores':>16} {'sandbox threads':>16}")
+                  f"{'sandbox cores':>14} {'generator cores':>16} {'sandbox threads':>16} {'load':>5}")
             best, measured = None, []
             for n in steps:
                 for attempt in range(2):     # a step that misses runs again: a busy moment is not a ceiling
@@ -278,7 +280,7 @@ def main(argv: list[str]) -> int:
                              seed=10 + n + attempt, tmp=tmp)
                     print(f"{n:>9} {s['rate']:>8.1f} {s['p50']:>8.1f} {s['p95']:>8.1f} {s['p99']:>8.1f} "
                           f"{s['errors']:>7} {s['cores']:>14.2f} {s['generator_cores']:>16.2f} {s['threads']:>16}"
-                          f"{'  (again)' if attempt else ''}", flush=True)
+                          f" {s['load']:>5.1f}{'  (again)' if attempt else ''}", flush=True)
                     measured.append(s)
                     if s["p95"] <= 50 and not s["errors"]:
                         break
