@@ -10,10 +10,13 @@ connection and think time), never in this one.
 
 1. **A student's kernel.** A Jupyter kernel (``jupyter_client``, ipykernel: the process a student's notebook
    runs in) executes connect, a keyword search, a route, one map (the route's folium map, rendered) and one plot
-   (the status report) as five cells; its resident memory is read after each. Once bound to the class sandbox
-   (``TOOLKIT_CLASSROOM_URL``, ``..._TOKEN``, ``JUPYTERHUB_USER`` as the hub sets them: no sandbox in the
-   kernel), once with the embedded sandbox (plain ``toolkit.connect()``, today's default, about 465 MB).
-   Goal: at most 200 MB with the class sandbox.
+   (the status report) as five cells; its memory is read after each. Four such kernels run side by side with
+   the environment ``deploy/jupyterhub_config.py`` gives a single-user server (:mod:`tests.bench.kernel_memory`:
+   the class sandbox's address and the student's token, no sandbox in the kernel, and the kernel memory
+   settings); next to them one kernel without those memory settings, one with the embedded sandbox (plain
+   ``toolkit.connect()``, about 465 MB) and one that only uses the libraries. Besides the resident set (RSS),
+   the side-by-side kernels print PSS and USS (private pages: what each more student adds to the machine).
+   Goal: at most 200 MB resident with the class sandbox (the largest of the four).
 2. **Worlds.** The class sandbox's resident memory after start, after the first student's walkthrough calls
    (the shared city is loaded then) and after every student's (60; 10 with ``--short``): the cost per world is
    the growth past the first, divided by the worlds. Goal: at most 1.5 GB with 60 worlds (``--short`` prints the
@@ -70,47 +73,47 @@ def percentile(values: list[float], q: float) -> float:
 
 
 # ------------------------------------------------------------------------------------------------ 1. the kernel
-def kernel_memory(env: dict, steps=KERNEL_STEPS) -> list[tuple[str, float]]:
-    """Run the steps in a new ipykernel with ``env``; the kernel's resident MB after each."""
-    from jupyter_client.manager import start_new_kernel
-
-    km, kc = start_new_kernel(kernel_name="python3", env=env, cwd=env["HOME"], stderr=subprocess.DEVNULL)
-    try:
-        pid = km.provisioner.process.pid
-        out = []
-        for name, code in steps:
-            reply = kc.execute_interactive(code, timeout=300, output_hook=lambda msg: None)
-            if reply["content"]["status"] != "ok":
-                raise RuntimeError(f"kernel step {name!r} failed: {reply['content'].get('ename')}: "
-                                   f"{reply['content'].get('evalue')}")
-            out.append((name, rss_mb(pid)))
-        return out
-    finally:
-        kc.stop_channels()
-        km.shutdown_kernel(now=True)
-
-
-def part_kernel(url: str, secret, tmp: Path) -> float:
-    from toolkit.classroom import student_token
+def part_kernel(url: str, secret_file: Path, tmp: Path, side_by_side: int = 4) -> float:
+    """A student's kernel with the environment the hub gives it (``deploy/jupyterhub_config.py``: the class
+    sandbox's address and token, and the kernel memory settings), ``side_by_side`` of them at once as on a class
+    machine; next to it one kernel bound the same way without the memory settings, one with the embedded
+    sandbox, and one that only uses the libraries."""
+    from tests.bench.kernel_memory import hub_environment, run_kernels
 
     base = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_CLASSROOM", "JUPYTERHUB"))}
     base.update({"HOME": str(tmp), "MPLBACKEND": "module://matplotlib_inline.backend_inline",
                  "JUPYTER_RUNTIME_DIR": str(tmp / "runtime"), "JUPYTER_CONFIG_DIR": str(tmp / "config"),
                  "JUPYTER_DATA_DIR": str(tmp / "data"), "IPYTHONDIR": str(tmp / "ipython")})
     os.environ["JUPYTER_RUNTIME_DIR"] = str(tmp / "runtime")     # the kernels' connection files stay in tmp
-    bound = kernel_memory({**base, "TOOLKIT_CLASSROOM_URL": url, "JUPYTERHUB_USER": "kernel-student",
-                           "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "kernel-student")})
-    embedded = kernel_memory(base)
-    alone = kernel_memory(base, [LIBRARIES])
-    print("a student's kernel: resident MB after each step (ipykernel, inline backend)")
-    print(f"{'step':<20} {'class sandbox':>14} {'embedded sandbox':>17}")
-    for (name, a), (_, b) in zip(bound, embedded):
-        print(f"{name:<20} {a:>14.0f} {b:>17.0f}")
+    hub = [{**base, **hub_environment(url, secret_file, f"kernel-student-{i}")} for i in range(side_by_side)]
+    settings = ("ARROW_DEFAULT_MEMORY_POOL", "MALLOC_MMAP_THRESHOLD_", "MALLOC_TRIM_THRESHOLD_")
+    plain = {k: v for k, v in hub[0].items() if k not in settings}
+    class_kernels = run_kernels(hub, KERNEL_STEPS)
+    without = run_kernels([plain], KERNEL_STEPS)[0]
+    embedded = run_kernels([base], KERNEL_STEPS)[0]
+    alone = run_kernels([{**base, **{k: hub[0][k] for k in settings if k in hub[0]}}], [LIBRARIES])[0]
+
+    def mean(rows, step, key):
+        return sum(dict(r)[step][key] for r in rows) / len(rows)
+
+    print(f"a student's kernel: MB after each step (ipykernel, inline backend); {side_by_side} class kernels side "
+          "by side with the hub's environment (RSS, and PSS / USS: their share of the shared libraries' pages, "
+          "and their private pages)")
+    print(f"{'step':<16} {'class RSS':>9} {'PSS':>6} {'USS':>6} {'no mem. settings RSS':>21} {'embedded RSS':>13}")
+    for (name, _), (_, w), (_, e) in zip(KERNEL_STEPS, without, embedded):
+        print(f"{name:<16} {mean(class_kernels, name, 'rss'):>9.0f} {mean(class_kernels, name, 'pss'):>6.0f} "
+              f"{mean(class_kernels, name, 'uss'):>6.0f} {w['rss']:>21.0f} {e['rss']:>13.0f}")
+    last = KERNEL_STEPS[-1][0]
+    rss, uss = max(dict(r)[last]["rss"] for r in class_kernels), mean(class_kernels, last, "uss")
+    shared = mean(class_kernels, last, "rss") - uss
     print(f"(a kernel that imports pandas, folium, httpx and matplotlib and draws an empty figure: "
-          f"{alone[0][1]:.0f} MB)")
-    print(goal(f"student kernel on the class sandbox, resident MB (embedded: {embedded[-1][1]:.0f})",
-               bound[-1][1], 200, at_most=True))
-    return bound[-1][1]
+          f"{alone[0][1]['rss']:.0f} MB; the toolkit's own part: {rss - alone[0][1]['rss']:.0f} MB)")
+    print(f"sizing: each more student kernel adds its USS, {uss:.0f} MB; 60 kernels ≈ 60 × {uss:.0f} + "
+          f"{shared:.0f} shared ≈ {(60 * uss + shared) / 1024:.1f} GB (by RSS alone: {60 * rss / 1024:.1f} GB)")
+    print(goal(f"student kernel on the class sandbox, resident MB, the largest of {side_by_side} (embedded: "
+               f"{embedded[-1][1]['rss']:.0f}; without the hub's memory settings: {without[-1][1]['rss']:.0f})",
+               rss, 200, at_most=True))
+    return rss
 
 
 # ------------------------------------------------------------------------------------------------ load processes
@@ -299,7 +302,7 @@ def main(argv: list[str]) -> int:
                 print(f"ceiling: students per core at p95 ≤ 50 ms (no goal) {per_core:.0f}")
 
             # 1. a student's kernel, bound to this class sandbox, against the embedded sandbox
-            part_kernel(url, secret, tmp)
+            part_kernel(url, secret_file, tmp)
     return 0
 
 
