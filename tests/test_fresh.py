@@ -88,13 +88,16 @@ def _outputs(nb) -> list:
         outs = []
         for out in cell.outputs:
             if out.output_type == "stream":
-                outs.append(("stream", out.name, _sanitize(out.text)))
+                if outs and outs[-1][:2] == ("stream", out.name):   # one print may arrive in pieces: nbval
+                    outs[-1] = ("stream", out.name, outs[-1][2] + out.text)   # joins them, so do we
+                else:
+                    outs.append(("stream", out.name, out.text))
             elif out.output_type in ("execute_result", "display_data"):
                 data = {k: v for k, v in out.data.items() if k != "application/vnd.jupyter.widget-view+json"}
                 outs.append((out.output_type, _sanitize(repr(sorted(data.items())))))
             else:
                 outs.append((out.output_type, out.get("ename"), out.get("evalue")))
-        result.append(outs)
+        result.append([("stream", o[1], _sanitize(o[2])) if o[0] == "stream" else o for o in outs])
     return result
 
 
