@@ -44,7 +44,7 @@ from .secrets import Secret, reveal
 __all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "TICKET", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT",
            "ENV_USER", "ENV_BROWSER",
            "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
-           "browser_url", "from_env", "Teacher", "ClassroomError"]
+           "browser_url", "ticket_url", "from_env", "Teacher", "ClassroomError"]
 
 HEADER = "X-Toolkit-Classroom"
 """The request header that binds a request to a student's world: ``<percent-encoded name>:<token>``."""
@@ -160,8 +160,22 @@ def browser_url(url: str, name: str, token: "str | Secret") -> str:
     >>> browser_url("http://127.0.0.1:8765/sandbox/callback", "ann", "0" * 32)
     'http://127.0.0.1:8765/sandbox/callback?toolkit_classroom=ann%3A00000000000000000000000000000000'
     """
-    sep = "&" if "?" in url else "?"
-    return f"{url}{sep}{QUERY}={quote(classroom_header(name, token), safe='')}"
+    return _with_query(url, QUERY, classroom_header(name, token))
+
+
+def ticket_url(url: str, ticket: str) -> str:
+    """``url`` with a single-use browser ticket (:data:`TICKET`, from ``POST /classroom/ticket``): it binds a
+    browser to the student's world as :func:`browser_url` does, without the student's token.
+
+    >>> ticket_url("/services/toolkit-classroom/auth/oauth/authorize?client_id=k", "T1")
+    '/services/toolkit-classroom/auth/oauth/authorize?client_id=k&toolkit_ticket=T1'
+    """
+    return _with_query(url, TICKET, ticket)
+
+
+def _with_query(url: str, key: str, value: str) -> str:
+    """``url`` with one more query parameter ``key=value`` (the value percent-encoded)."""
+    return f"{url}{'&' if '?' in url else '?'}{key}={quote(str(value), safe='')}"
 
 
 def from_env(env: Mapping[str, str] | None = None) -> "tuple[str, str, Secret] | None":

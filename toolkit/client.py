@@ -300,12 +300,9 @@ class SandboxHandle:
         link = self.browser_base + url[len(self.base_url):]
         if self.student is None:
             return link
-        from urllib.parse import quote
+        from .classroom import ticket_url
 
-        from .classroom import TICKET
-
-        ticket = self._call("POST", "/classroom/ticket")["ticket"]
-        return f"{link}{'&' if '?' in link else '?'}{TICKET}={quote(str(ticket), safe='')}"
+        return ticket_url(link, self._call("POST", "/classroom/ticket")["ticket"])
 
     def remember_clock(self, described) -> None:
         """Note the sandbox time of a clock description (``{"unix": ..., "frozen": ...}``)."""

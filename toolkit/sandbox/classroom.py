@@ -68,8 +68,8 @@ import time
 from pathlib import Path
 from urllib.parse import parse_qsl, quote, unquote, urlencode
 
-from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError, student_token,
-                         teacher_token)
+from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError, classroom_header,
+                         student_token, teacher_token)
 from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
 from ..secrets import Secret
@@ -490,7 +490,7 @@ def _credential(scope, tickets: "dict | None" = None):
         if spent and value is None and tickets is not None:
             held = tickets.pop(spent[-1], None)
             if held is not None and held[2] >= time.monotonic():
-                value, source = f"{quote(held[0], safe='')}:{held[1]}", "ticket"
+                value, source = classroom_header(held[0], held[1]), "ticket"
         new_query = urlencode([(k, v) for k, v in pairs if k not in (QUERY, TICKET)]).encode("latin-1")
     if value is None and cookie_value is not None:
         value, source = cookie_value, "cookie"
@@ -585,7 +585,7 @@ def _host(scope) -> bytes | None:
 
 
 def _with_cookie(send, name: str, token: str):
-    cookie = (f"{COOKIE}={quote(quote(name, safe='') + ':' + token, safe='')}; Path=/; HttpOnly; SameSite=Lax"
+    cookie = (f"{COOKIE}={quote(classroom_header(name, token), safe='')}; Path=/; HttpOnly; SameSite=Lax"
               ).encode("latin-1")
 
     async def sending(message):
