@@ -21,21 +21,15 @@ DEPLOY_CONFIG = ROOT / "deploy" / "jupyterhub_config.py"
 def hub_environment(url: str, secret_file: "str | Path", user: str) -> dict[str, str]:
     """The environment ``deploy/jupyterhub_config.py`` gives ``user``'s single-user server whose class sandbox
     is ``url`` (read with traitlets' loader, as JupyterHub reads it; ``JUPYTERHUB_USER`` as the hub sets it)."""
+    from unittest import mock
+
     from traitlets.config.loader import PyFileConfigLoader
 
-    saved = {k: os.environ.get(k) for k in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SECRET_FILE",
-                                            "TOOLKIT_CLASSROOM_BROWSER_URLS", "TOOLKIT_CLASSROOM_SANDBOXES")}
-    os.environ.update({"TOOLKIT_CLASSROOM_URLS": url, "TOOLKIT_CLASSROOM_SECRET_FILE": str(secret_file)})
-    os.environ.pop("TOOLKIT_CLASSROOM_BROWSER_URLS", None)
-    os.environ.pop("TOOLKIT_CLASSROOM_SANDBOXES", None)
-    try:
+    hub_env = {k: v for k, v in os.environ.items()
+               if k not in ("TOOLKIT_CLASSROOM_BROWSER_URLS", "TOOLKIT_CLASSROOM_SANDBOXES")}
+    hub_env.update({"TOOLKIT_CLASSROOM_URLS": url, "TOOLKIT_CLASSROOM_SECRET_FILE": str(secret_file)})
+    with mock.patch.dict(os.environ, hub_env, clear=True):       # the hub's environment while it reads its config
         config = PyFileConfigLoader(DEPLOY_CONFIG.name, str(DEPLOY_CONFIG.parent)).load_config()
-    finally:
-        for key, value in saved.items():
-            if value is None:
-                os.environ.pop(key, None)
-            else:
-                os.environ[key] = value
     spawner = SimpleNamespace(user=SimpleNamespace(name=user))
     env = {k: (v(spawner) if callable(v) else v) for k, v in config.Spawner.environment.get_value({}).items()}
     return {**{k: str(v) for k, v in env.items() if v != ""}, "JUPYTERHUB_USER": user}

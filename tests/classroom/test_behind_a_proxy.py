@@ -104,6 +104,29 @@ def _form(page: str, form_id: str, current: str, **fields) -> tuple[str, dict]:
     return urljoin(current, form.group(1)), data
 
 
+def log_in(b: httpx.Client, link: str) -> tuple[str, httpx.Response]:
+    """A student's browser ``b`` on the hub's origin opens the login link, logs in as a demo user and consents,
+    every redirect staying under the prefix on the hub; returns where it is sent at last (the app's callback, a
+    path) and that redirect."""
+    page = b.get(link)
+    assert page.status_code == 200 and "id='login'" in page.text, page.text[:300]
+    action, data = _form(page.text, "login", link, email="minji@sandbox.test", password="sandbox")
+    assert action.startswith(PREFIX + "/auth/oauth/")
+    answer = b.post(action, data=data)
+    for _ in range(4):                                    # consent (or redirects) until the app's callback
+        if answer.status_code in (302, 303):
+            location = hub_path(answer.headers["location"])
+            assert location.startswith(PREFIX + "/"), location
+            if location.startswith(PREFIX + "/sandbox/callback"):
+                return location, answer
+            answer = b.get(location)
+            continue
+        assert answer.status_code == 200, answer.text[:400]
+        action, data = _form(answer.text, "consent", str(answer.request.url.raw_path, "ascii"), action="agree")
+        answer = b.post(action, data=data)
+    pytest.fail("the browser never reached the callback")
+
+
 def test_a_students_browser_logs_in_through_the_hub_and_the_kernel_finishes(proxied, monkeypatch):
     """The login widget's path, as a student on a hub takes it: the kernel makes the link (browser address and a
     ticket), the browser logs in and consents on the hub's origin and lands on the callback page there, the
@@ -121,29 +144,13 @@ def test_a_students_browser_logs_in_through_the_hub_and_the_kernel_finishes(prox
     assert link.startswith(PREFIX + "/auth/oauth/authorize?") and f"{TICKET}=" in link
     assert token("sol") not in link and "toolkit_classroom=" not in link
     with browser(proxied) as b:
-        page = b.get(link)
-        assert page.status_code == 200 and "id='login'" in page.text
-        assert f"url('{PREFIX}/sandbox/fonts/NanumGothic.ttf')" in page.text     # the page's font, via the hub
-        assert b.get(f"{PREFIX}/sandbox/fonts/NanumGothic.ttf").status_code == 200
-        action, data = _form(page.text, "login", link, email="minji@sandbox.test", password="sandbox")
-        assert action.startswith(PREFIX + "/auth/oauth/")
-        answer = b.post(action, data=data)
-        for _ in range(4):                                    # consent (or redirects) until the app's callback
-            if answer.status_code in (302, 303):
-                location = hub_path(answer.headers["location"])
-                if location.startswith(PREFIX + "/sandbox/callback"):
-                    break
-                answer = b.get(location)
-                continue
-            assert answer.status_code == 200, answer.text[:400]
-            action, data = _form(answer.text, "consent", str(answer.request.url.raw_path, "ascii"), action="agree")
-            answer = b.post(action, data=data)
-        else:
-            pytest.fail("the browser never reached the callback")
+        location, answer = log_in(b, link)
         for cookie in answer.headers.get_list("set-cookie"):
             assert f"Path={PREFIX}" in cookie, cookie
         landed = b.get(location)
         assert landed.status_code == 200 and "Copy the whole address" in landed.text
+        assert f"url('{PREFIX}/sandbox/fonts/NanumGothic.ttf')" in landed.text     # the page's font, via the hub
+        assert b.get(f"{PREFIX}/sandbox/fonts/NanumGothic.ttf").status_code == 200
     pasted = f"https://{HUB}{location}"
     assert parse_qs(urlsplit(pasted).query)["state"] == [request.state]
     got = tk.oauth.complete(request, pasted)

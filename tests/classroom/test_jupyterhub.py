@@ -175,27 +175,13 @@ def browser_login(base: str, link: str) -> str:
     proxy; returns the address it lands on (the callback page, through the hub)."""
     import httpx
 
-    from tests.classroom.test_behind_a_proxy import _form
+    from tests.classroom.test_behind_a_proxy import log_in
 
     with httpx.Client(base_url=base, timeout=60, follow_redirects=False) as b:
-        page = b.get(link)
-        assert page.status_code == 200 and "id='login'" in page.text, page.text[:300]
-        action, data = _form(page.text, "login", link, email="minji@sandbox.test", password="sandbox")
-        answer = b.post(action, data=data)
-        for _ in range(4):
-            if answer.status_code in (302, 303):
-                location = answer.headers["location"]
-                assert location.startswith("/services/toolkit-classroom/"), location
-                landed = b.get(location)
-                if "/sandbox/callback" in location:
-                    assert landed.status_code == 200 and "Copy the whole address" in landed.text
-                    return base + location
-                answer = landed
-                continue
-            assert answer.status_code == 200, answer.text[:300]
-            action, data = _form(answer.text, "consent", str(answer.request.url.raw_path, "ascii"), action="agree")
-            answer = b.post(action, data=data)
-    raise AssertionError("the browser never reached the callback page")
+        location, _ = log_in(b, link)
+        landed = b.get(location)
+        assert landed.status_code == 200 and "Copy the whole address" in landed.text
+    return base + location
 
 
 def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
