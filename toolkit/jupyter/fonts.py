@@ -1,0 +1,7 @@
+"""The bundled Hangul font, served by the reader's Jupyter server (see :mod:`toolkit.jupyter`)."""
+from __future__ import annotations
+
+
+def handlers(base_url: str, serverapp=None) -> list:
+    """Tornado handlers for ``{base_url}toolkit/fonts/{name}``."""
+    return []
