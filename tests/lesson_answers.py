@@ -39,6 +39,11 @@ def top(level, wants, rule):
     return {"level": level, "wants": wants, **rule}
 
 
+# not a wrong answer but a search never made: the learner's sandbox still has the day quota of section 3
+NOT_DONE = {"not_done": "not searched: your sandbox's daily quota of address searches is spent (section 3 set it); "
+                        "lift it as section 3 does (tk.sandbox.set_quota(\"local_search_address\", None)) and "
+                        "geocode again."}
+
 RULES = {
     "00.1": choice(1, "c", {
         "a": "the service keeps 30 days before today: 90 days of rows cannot exist.",
@@ -115,8 +120,8 @@ RULES = {
         "c": "geocode does not sleep until tomorrow: it stops and says how to go on."},
         "(b): geocode stops cleanly at the quota and says how to resume; the next cells show it."),
     "04b.2": record(2, "{'해운대구 해운대로 626': status, '해운대로 999': status}",
-                    **{"해운대구 해운대로 626": {"kind": "text", "v": ["matched"], "noun": "status"},
-                       "해운대로 999": {"kind": "text", "v": ["not_found"], "noun": "status"}}),
+                    **{"해운대구 해운대로 626": {"kind": "text", "v": ["matched"], "noun": "status", "why": NOT_DONE},
+                       "해운대로 999": {"kind": "text", "v": ["not_found"], "noun": "status", "why": NOT_DONE}}),
     "04b.3": top(1, "a district name", text("기장군", noun="district", why={
         "부산진구": "부산진구 has the most customers; the question is spend per customer."})),
     "04b.4": record(3, "{'customers': ..., 'spend_krw': ..., 'share_pct': ...}",
