@@ -489,7 +489,7 @@ def _rule_now(key: str) -> tuple[dict, str]:
     except Exception as exc:           # the world cannot be read (a sandbox stopped, a kernel restarted, ...)
         from .errors import ToolkitError
 
-        if not isinstance(exc, (ToolkitError, OSError, KeyError, LookupError, ValueError)):
+        if not isinstance(exc, (ToolkitError, OSError)):
             raise
         raise _Unanswerable(f"your sandbox could not be read for this exercise ({type(exc).__name__}: {exc}); "
                             f"{RESET}.") from None
@@ -499,12 +499,6 @@ def _set(rule: dict, part: str, **values) -> dict:
     target = rule["parts"][part] if part else rule
     target.update(values)
     return rule
-
-
-def _frame(rows):
-    import pandas as pd
-
-    return rows if isinstance(rows, pd.DataFrame) else pd.DataFrame(rows)
 
 
 def _live_00_2(tk, rule):
