@@ -6,6 +6,7 @@ twice, an extra request before an exercise, a teacher's incident in a class — 
 exercise has no answer says so and how to start again, never "too high"."""
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from pathlib import Path
@@ -32,18 +33,20 @@ def _solution_index(cells: list[dict], eid: str) -> int:
 
 
 class Walkthrough:
-    """A walkthrough's code cells run in one namespace, as one kernel runs them."""
+    """A walkthrough's code cells run in one namespace, as one kernel runs them, in a folder of their own (what
+    they write, e.g. ``reports/``, goes there)."""
 
-    def __init__(self, name: str):
+    def __init__(self, name: str, folder: Path):
         self.name, self.cells, self.ns = name, _cells(name), {"__name__": "__main__"}
-        self.done = 0
+        self.done, self.folder = 0, folder
 
     def run(self, i: int) -> None:
         cell = self.cells[i]
         if cell["cell_type"] != "code":
             return
         try:
-            exec(compile("".join(cell["source"]), f"{self.name} cell {i}", "exec"), self.ns)
+            with contextlib.chdir(self.folder):
+                exec(compile("".join(cell["source"]), f"{self.name} cell {i}", "exec"), self.ns)
         except Exception:
             if "raises-exception" not in cell["metadata"].get("tags", []):
                 raise
@@ -74,8 +77,8 @@ def _drift_said(feedback: lessons.Feedback) -> None:
 
 # ---------------------------------------------------------------------- 01.5: a cell run twice
 @pytest.fixture(scope="module")
-def lesson01():
-    lesson = Walkthrough("01_login_and_consent")
+def lesson01(tmp_path_factory):
+    lesson = Walkthrough("01_login_and_consent", tmp_path_factory.mktemp("lesson01"))
     lesson.run_to("01.5")
     yield lesson
     lesson.ns["tk"].close()
@@ -128,8 +131,8 @@ def test_01_5_when_junho_is_no_longer_linked_the_feedback_says_to_reset(lesson01
 
 
 # ---------------------------------------------------------------------- 02.3: an extra POST
-def test_02_3_after_an_extra_forged_post_the_learners_count_is_right():
-    lesson = Walkthrough("02_webhooks_and_business")
+def test_02_3_after_an_extra_forged_post_the_learners_count_is_right(tmp_path):
+    lesson = Walkthrough("02_webhooks_and_business", tmp_path)
     lesson.run_to("02.3")
     try:
         assert lesson.solve("02.3")
@@ -149,7 +152,7 @@ def test_02_3_after_an_extra_forged_post_the_learners_count_is_right():
 
 
 # ---------------------------------------------------------------------- 00.3: a teacher's incident in a class
-def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(monkeypatch):
+def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(monkeypatch, tmp_path):
     from toolkit.classroom import Teacher
     from toolkit.sandbox.classroom import ClassroomServer
 
@@ -159,7 +162,7 @@ def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(m
         for key, value in {"TOOLKIT_CLASSROOM_URL": room.base_url, "TOOLKIT_CLASSROOM_TOKEN": token("ana"),
                            "JUPYTERHUB_USER": "ana"}.items():
             monkeypatch.setenv(key, value)
-        lesson = Walkthrough("00_quickstart")
+        lesson = Walkthrough("00_quickstart", tmp_path)
         lesson.run_to("00.3")
         tk = lesson.ns["tk"]
         try:
