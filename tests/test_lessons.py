@@ -264,7 +264,7 @@ def test_only_facts_of_the_city_are_stored_the_rest_is_computed_from_the_world()
 def test_a_live_exercise_without_a_sandbox_in_the_kernel_says_how_to_get_one(monkeypatch):
     import toolkit.client
 
-    monkeypatch.setattr(toolkit.client, "_LATEST", [None])
+    monkeypatch.setattr(toolkit.client, "_LATEST", [])
     result = lessons.check("00.3", 3)
     assert not result and "has none yet" in str(result) and "toolkit.connect" in str(result), str(result)
     assert lessons.check("04a.3", "b")                   # a fact of the city needs no sandbox
@@ -279,3 +279,19 @@ def test_answer_says_a_city_fact_in_words(capsys):
     lessons.answer("04a.1")
     shown = capsys.readouterr().out
     assert shown == ("land_lot: 부산광역시 해운대구 우동 656; postal_code: 48095\n✓ 04a.1 — right.\n"), shown
+
+
+def test_the_newest_client_still_in_use_is_the_learners():
+    import gc
+
+    import toolkit
+    import toolkit.client
+
+    first = toolkit.connect(sandbox=True)
+    try:
+        assert toolkit.client.latest_client() is first
+        toolkit.connect(sandbox=True)                       # a client made and dropped at once
+        gc.collect()
+        assert toolkit.client.latest_client() is first
+    finally:
+        first.close()

@@ -42,19 +42,22 @@ AREAS: dict[str, str] = {
     "events": "toolkit.events:EventsArea",
 }
 
-_LATEST: list = [None]
+_LATEST: list = []          # weak references to the newest clients, oldest first
 
 
 def latest_client() -> "Client | None":
-    """The newest client of the process (its most recent ``toolkit.connect()``, or a ``login_as`` client made
-    from it), or None before any. In a class that is the student's client, bound to the student's world; the
-    lessons' self-check (:mod:`toolkit.lessons`) reads the learner's world through it.
+    """The newest client of the process still in use (its most recent ``toolkit.connect()``), or None before
+    any. In a class that is the student's client, bound to the student's world; the lessons' self-check
+    (:mod:`toolkit.lessons`) reads the learner's world through it.
 
     >>> toolkit.client.latest_client() is tk        # doctest: +SKIP
     True
     """
-    ref = _LATEST[0]
-    return ref() if ref is not None else None
+    for ref in reversed(_LATEST):
+        client = ref()
+        if client is not None:
+            return client
+    return None
 
 
 class Client:
@@ -75,7 +78,8 @@ class Client:
         self._areas: dict[str, Any] = {}
         self._user_listeners: list = []
         note_binding(self)        # maps of this process default to this client's base layer (toolkit.mapassets)
-        _LATEST[0] = weakref.ref(self)   # and the lessons' self-check judges this client's world (latest_client)
+        _LATEST.append(weakref.ref(self))   # the lessons' self-check judges this client's world (latest_client)
+        del _LATEST[:-8]
 
     # ------------------------------------------------------------------ areas
     def __getattr__(self, name: str):
