@@ -122,6 +122,51 @@ def scaffolding_problems(cells: list[dict]) -> list[str]:
     return problems
 
 
+PREDICT_HEAD = re.compile(r"^\*\*Exercise [^*]+\*\* · [★]+ \w+ · \*predict before you run\*", re.M)
+
+
+def predict_problems(cells: list[dict]) -> list[str]:
+    """A predict exercise is tagged ``predict`` (the learner's edition keeps no output after it), and its solution's
+    source does not hold the letter: it says the answer through ``toolkit.lessons.answer`` when run."""
+    problems = []
+    for i, cell in enumerate(cells):
+        asks = bool(PREDICT_HEAD.search("".join(cell["source"]))) and "exercise" in _tags(cell)
+        if asks != ("predict" in _tags(cell)):
+            problems.append(f"cell {i}: " + ("a predict exercise not tagged 'predict'" if asks else
+                                             "tagged 'predict' but not a predict exercise"))
+        if not asks or i + 1 >= len(cells):
+            continue
+        source = "".join(cells[i + 1]["source"])
+        options = re.findall(r"^- \(([a-z])\)", "".join(cell["source"]), re.M)
+        given = [o for o in options if re.search(rf"""["'(]{o}["')]""", source)]
+        if given:
+            problems.append(f"solution at cell {i + 1}: its source holds the letter {given[0]!r}")
+        if "toolkit.lessons.answer(" not in source:
+            problems.append(f"solution at cell {i + 1}: does not show its answer with toolkit.lessons.answer")
+    return problems
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
+def test_predict_exercises_are_tagged_and_their_solutions_hold_no_letter(path):
+    problems = predict_problems(_cells(path))
+    assert not problems, f"{path.name}:\n  " + "\n  ".join(problems)
+
+
+def test_the_predict_check_finds_each_problem():
+    prompt = {"cell_type": "markdown", "metadata": {"tags": ["exercise", "predict"]},
+              "source": "**Exercise 9.1** · ★ easy · *predict before you run*\n\n- (a) one\n- (b) two\n"}
+    good = _code('toolkit.lessons.answer("9.1")', tags=["solution"])
+    assert predict_problems([prompt, good]) == []
+    untagged = {**prompt, "metadata": {"tags": ["exercise"]}}
+    assert predict_problems([untagged, good]) == ["cell 0: a predict exercise not tagged 'predict'"]
+    told = _code('box = toolkit.lessons.Answer("9.1")\nanswer = "b"\nbox.check(answer)', tags=["solution"])
+    assert predict_problems([prompt, told]) == ["solution at cell 1: its source holds the letter 'b'",
+                                                "solution at cell 1: does not show its answer with "
+                                                "toolkit.lessons.answer"]
+    stray = _code("print('x')", tags=["predict"])
+    assert predict_problems([stray]) == ["cell 0: tagged 'predict' but not a predict exercise"]
+
+
 def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 9
 

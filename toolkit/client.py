@@ -16,6 +16,7 @@ import importlib
 import os
 import time
 import threading
+import weakref
 from typing import Any, Callable
 
 from .config import Config, Credentials, Hosts
@@ -24,7 +25,7 @@ from .mapassets import note_binding
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
 from .secrets import Secret, masked
 
-__all__ = ["Client", "AsyncClient", "connect", "connect_async", "ConfigurationError", "AREAS"]
+__all__ = ["Client", "AsyncClient", "connect", "connect_async", "ConfigurationError", "AREAS", "latest_client"]
 
 # attribute → "module:Class" of the area. Each area module depends only on the core, never on another area.
 AREAS: dict[str, str] = {
@@ -40,6 +41,23 @@ AREAS: dict[str, str] = {
     "navi": "toolkit.navi:NaviArea",
     "events": "toolkit.events:EventsArea",
 }
+
+_LATEST: list = []          # weak references to the newest clients, oldest first
+
+
+def latest_client() -> "Client | None":
+    """The newest client of the process still in use (its most recent ``toolkit.connect()``), or None before
+    any. In a class that is the student's client, bound to the student's world; the lessons' self-check
+    (:mod:`toolkit.lessons`) reads the learner's world through it.
+
+    >>> toolkit.client.latest_client() is tk        # doctest: +SKIP
+    True
+    """
+    for ref in reversed(_LATEST):
+        client = ref()
+        if client is not None:
+            return client
+    return None
 
 
 class Client:
@@ -60,6 +78,8 @@ class Client:
         self._areas: dict[str, Any] = {}
         self._user_listeners: list = []
         note_binding(self)        # maps of this process default to this client's base layer (toolkit.mapassets)
+        _LATEST.append(weakref.ref(self))   # the lessons' self-check judges this client's world (latest_client)
+        del _LATEST[:-8]
 
     # ------------------------------------------------------------------ areas
     def __getattr__(self, name: str):

@@ -23,6 +23,7 @@ import hmac
 import json
 import threading
 import time
+import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from typing import Iterable, Mapping
@@ -36,7 +37,7 @@ from .frames import Schema
 from .secrets import Claims, Secret, reveal
 
 __all__ = ["verify_set", "forged_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
-           "EventsArea", "events_frame", "SET_ERRORS", "SET_CONTENT_TYPE"]
+           "latest_inbox", "EventsArea", "events_frame", "SET_ERRORS", "SET_CONTENT_TYPE"]
 
 SET_ERRORS = ("invalid_request", "invalid_key", "invalid_issuer", "invalid_audience")
 SET_CONTENT_TYPE = "application/secevent+jwt"
@@ -316,6 +317,20 @@ def _ts(value) -> datetime | None:
 INBOX_PATHS = {"unlink": "/unlink", "account_status": "/account-status", "share": "/share", "channel": "/channel"}
 
 
+_LATEST_INBOX: list = [None]
+
+
+def latest_inbox() -> "Inbox | None":
+    """The inbox this process started last (None before any): what the lessons' self-check counts.
+
+    >>> toolkit.events.latest_inbox() is box      # doctest: +SKIP
+    True
+    """
+    ref = _LATEST_INBOX[0]
+    box = ref() if ref is not None else None
+    return box if box is not None and box.running else None
+
+
 class Inbox:
     """A loopback webhook receiver for one app (Starlette + uvicorn on 127.0.0.1 in a daemon thread).
 
@@ -350,6 +365,7 @@ class Inbox:
         if self.running:
             return self
         self._loop_server = LoopbackServer(self._app(), self.requested_port, name="toolkit-inbox").start(timeout)
+        _LATEST_INBOX[0] = weakref.ref(self)
         if self._jwks is not None:      # warm the key cache so the first SET answers fast
             self._jwks.get("")
         return self

@@ -10,17 +10,27 @@ Each exercise has a rule: the kind of answer it wants (a choice, a number, a nam
 relation the answer must satisfy) and what is right. The feedback says what is off — the wrong type, a missing
 part, how far a number is off, how many items are missing, a known mistake — and never shows what is right.
 
-The right answers are the sandbox's: its world is seeded and its clock frozen by each walkthrough, so an answer
-is the same on every run. They are stored encoded (so that reading this file does not give them away at a glance;
-it is no secret), and each walkthrough's folded answer checks itself, so strict nbval runs notice when the world
-changes and a stored answer no longer fits.
+The self-check judges the learner's own world. Where an answer depends on state (what the learner did: consents,
+an inbox, customer files, incidents), :func:`check` computes what is right from the learner's sandbox when it
+runs — the world of the process's most recent ``toolkit.connect()`` (:func:`toolkit.client.latest_client`; in a
+class, the student's world) — through the client's public calls; running a cell twice, an extra request or a
+teacher's incident change the answer, and the check with it. Where the world has drifted so that the exercise has
+no answer (the user it is about is no longer linked, the file it reads is gone), the feedback says so and how to
+start again (``toolkit.connect(fresh=True)``). Only facts of the read-only city (places, routes, the toolkit's own
+behaviour) are stored, encoded (so that reading this file does not give them away at a glance; it is no secret).
+Each walkthrough's folded answer checks itself, so strict nbval runs notice when a stored answer no longer fits.
 
-:func:`exercises` lists the exercises (id, lesson, difficulty, kind); :func:`check` checks an answer;
-:class:`Answer` is how a walkthrough shows its own answer: folded in a box a learner opens with a click.
+:func:`exercises` lists the exercises (id, lesson, difficulty, kind, whether it depends on state); :func:`check`
+checks an answer; :func:`answer` shows an exercise's answer when asked, in a closed box; :class:`Answer` is that
+box (a walkthrough's solution prints into it): folded until the learner opens it with a click.
+
+>>> toolkit.lessons.answer("00.1")                                      # doctest: +SKIP
+▸ Answer to exercise 00.1 (click to open)
 """
 from __future__ import annotations
 
 import base64
+import copy
 import hashlib
 import json
 import math
@@ -29,7 +39,7 @@ import unicodedata
 import zlib
 from dataclasses import dataclass, field
 
-__all__ = ["check", "exercises", "Answer", "Feedback", "LEVELS"]
+__all__ = ["check", "answer", "exercises", "Answer", "Feedback", "LEVELS", "RESET"]
 
 LEVELS = {1: "★ easy", 2: "★★ medium", 3: "★★★ hard"}
 
@@ -41,13 +51,14 @@ class Feedback:
     exercise: str
     ok: bool
     lines: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)     # said with a ✓ (e.g. a cell that ran twice)
 
     def __bool__(self) -> bool:
         return self.ok
 
     def __str__(self) -> str:
         head = f"✓ {self.exercise} — right." if self.ok else f"✗ {self.exercise} — not yet:"
-        return "\n".join([head] + [f"  · {line}" for line in self.lines])
+        return "\n".join([head] + [f"  · {line}" for line in self.lines + (self.notes if self.ok else [])])
 
     __repr__ = __str__
 
@@ -62,7 +73,7 @@ class Answer:
     """
 
     def __init__(self, exercise_id: str):
-        self.exercise = str(exercise_id)
+        self.exercise = _known(exercise_id)
         self.lines: list[str] = []
         self.feedback: Feedback | None = None
 
@@ -72,6 +83,9 @@ class Answer:
     def check(self, answer) -> None:
         """Check ``answer`` (as :func:`check`) and show the box with everything printed and the verdict."""
         self.feedback = check(self.exercise, answer)
+        self._show()
+
+    def _show(self) -> None:
         try:
             from IPython.display import display
         except ImportError:                                   # pragma: no cover - IPython comes with Jupyter
@@ -142,11 +156,11 @@ def _number(answer, rule) -> list[str]:
     want, tol = rule["v"], rule.get("tol", 0)
     if isinstance(answer, float) and math.isnan(answer):
         return ["the answer is NaN: the number was not computed."]
+    if abs(answer - want) <= tol or any(abs(answer - float(v)) <= tol for v in rule.get("also", {})):
+        return []
     for wrong, why in rule.get("why", {}).items():
         if abs(answer - float(wrong)) <= tol:
             return [why]
-    if abs(answer - want) <= tol:
-        return []
     unit = f" {rule['unit']}" if rule.get("unit") else ""
     scale = rule.get("scale", {})
     for factor, why in scale.items():            # a known slip of units (m for km, s for min, ...)
@@ -204,6 +218,9 @@ def _items(answer, rule) -> list[str]:
         return [f"a list is wanted, not {_kind_of(answer)}."]
     got = [_norm(v) for v in answer]
     want = [_norm(v) for v in rule["v"]]
+    for also in rule.get("also", []):               # another right answer (e.g. the exact values, unrounded)
+        if sorted(got) == sorted(_norm(v) for v in also) and len(set(got)) == len(got):
+            return []
     lines = []
     if len(set(got)) < len(got):
         lines.append("some items appear more than once.")
@@ -280,6 +297,7 @@ class Exercise:
     kind: str
     wants: str        # what the answer is, as the prompt says it
     predict: bool = False
+    live: bool = False   # its answer depends on the learner's world: computed from their sandbox at check time
 
 
 def _load() -> dict:
@@ -301,8 +319,9 @@ def _rules() -> dict:
 
 
 def exercises() -> list[Exercise]:
-    """Every exercise of the walkthroughs: id (``lesson.number``), difficulty 1–3, kind, what the answer is."""
-    return [Exercise(key, r["level"], r["kind"], r["wants"], r.get("predict", False))
+    """Every exercise of the walkthroughs: id (``lesson.number``), difficulty 1–3, kind, what the answer is, whether
+    it is a predict exercise and whether its answer depends on the learner's world (``live``)."""
+    return [Exercise(key, r["level"], r["kind"], r["wants"], r.get("predict", False), key in _LIVE)
             for key, r in sorted(_rules().items(), key=lambda kv: _order(kv[0]))]
 
 
@@ -311,12 +330,8 @@ def _order(key: str):
     return lesson, int(number)
 
 
-def check(exercise_id: str, answer) -> Feedback:
-    """Check ``answer`` to exercise ``exercise_id`` (e.g. ``"04a.2"``): ✓ when right, else what is off.
-
-    The feedback names the part of the answer that is off and how (wrong type, wrong key, a number too high or too
-    low and by about how much, items missing or extra, a known slip), never the right answer.
-    """
+def _known(exercise_id) -> str:
+    """``exercise_id`` as a known id, or a ParameterError that suggests the nearest (did you mean)."""
     rules = _rules()
     key = str(exercise_id).strip()
     if key not in rules:
@@ -325,9 +340,301 @@ def check(exercise_id: str, answer) -> Feedback:
         near = suggest(key, rules)
         raise ParameterError("exercise_id", f"no exercise {key!r}" + (f"; did you mean {near!r}?" if near else
                                                                        f"; they are {', '.join(sorted(rules))}"))
-    rule = rules[key]
+    return key
+
+
+def _judge(key: str, answer, rule: dict) -> Feedback:
+    """The feedback to ``answer`` against ``rule`` (the stored one, or the one computed from the learner's world)."""
     lines = KINDS[rule["kind"]](answer, rule)
-    return Feedback(key, not lines, lines)
+    return Feedback(key, not lines, lines, _notes(answer, rule) if not lines else [])
 
 
-_RULES = "c-qBUTZ<dX75*!QAj~+-Xj`p|XJnS(-Er6<v3FTJgvA(9QkSHPT3wy0>XC&RFpHm(KsFD{I*SPoY*-dH;0JH;d;X0r|A(AYm%eF68YP7B!+5&7>eRV@=hE|}5d_UvqfeeRW;}`Dm&Rx+_=q(QNF!!vEQX~P{4P?>MWW#8VT0n!A^sTQkErnoex{N|e57H6mKlSEGeZnFENG(fWJ4s3#7t`@&GK|<E~fZOPZ?26p25{*##pLIJ0KBVDl%kaAsNvEp8Dk2t%@;`Vxh>0CW+95J?2U`Enh$lmZm(J5UxlhMVhjRC?2y!$3TLTp~#Ym;FVg4c*ZrEB}fdmkEU!igYE8C#gYgJHLaY6PoB*1_QjMTS3tv3gR@8^>61hd$$p<PrO8AvU^UYOh{3&QG|m`4D;_bzf#LIWAPgo5D<<HY%~ja~q0{HXMl2>gF$&MMN=XdDBTuOmQ8v<qN2=inw=0B`Y(BKgFWVL=x2qJ3jowP3m7Z#p6vZBa*gCfkEF^4!ve60alVQeVt6|AfAvK{B$`eAzV0*L7lM(13u{P`Fv<*>9|Mq96*2G|=zPk<Ay^!YJK27;)MA$sl%NvC{JKNPMWCR9`s{Z=0(K<eAc3aIB5IOFB5Z=UNt>dr>CTbo9AB0Ecg;uBIR>GhSE3H=BZMwujr=O8wEJibRKp2%VM;{qYX)<AC%%#%SYOVh%A}<fd;Z=i?g1W&$X^eY7-)G>(E~NU#1~g4A!!};fU{pJEM_e*64^7m9Nr)*hCxnF$iKb=JMZ6X>mJo=sRPe-jRss@A*i3<NWG^#UkSW~B5}=oO4i3EY(PUYWKX)puMpQbhDljZ-!gv+slI#POCW<})Cis{$c|evTlW3zD;A6sWcnekI3M2-9s#_?f(p>PQF$E&(l1Nk|8Z+~*-3x+plqsN^M5<3BeujWCToT-3z{F6r!BaUi=Sikn<xH<~0{PbhSqz#1a+xI@9i=gCI6vv(mYLFnh-y}0TC>L*cO?*v_-r=hp%VsS@37T63|rRyJ#hHtppGEFdGIko61UK(_nF9I@D_Y|Y?&o7yp(9t^Rl^~?3uTFebQ_;56GTp6&CisfPaT~?;f6<?45g4T>%U<XLTS*r{Mg9l9{xS%R!nAA(p3?#kU%Xlo|Lf6yP1QyTxPL6^}7Ud5Om$gGVI|-?S;uA;~Yu>bs}!pT8mVOd;+{hH*yd$Ux|T%_)z|ux-7}0;~%k`*y?aH*r@6`C4t*)M}M@Y?=Jg3O&M8g2y3?3IZw3gtf6Y*#~|Q*vRpXGU}VlK+g##XM;81Ck8bx@DH;&_YW&g{%AC7pPY+?*N?Z7Pp0VlDgzZzFbB;d&Jrkw6kU4kC3J|j1nNxjN#gMlf2TSFbC&8CNSalsb+loNy$j2iTP1uofjI`>02*S>T=03gHQCaGYghx<bzcrEzRaZD2qW-b$O1=r0(BCP2A1OrmiSjQwp^F1R=QPG<5*W3o;LYxCkU$0g<If14_P*=nRp^DM?^M@-Lfu;R)+t8g9(c+a81iW?u;OM%@x}_sTSTderC#;OOXNzdtNuibV=|d@33$w1mJ>N>8(^QYXjV&C-f1saRZj&{+bH}_nhXU`@I$U+q4#o-dD<z==~;Tat`K)s4Sf4(|f=EVsQ6P6`)Om&o>j4#*y^`|MK(GJNHiN3957kq%|v30k$`}0Hg7YnIOBnUK>N|h04M74>ro|8CwmnQHLm7fSr|(Fi^vlJA&IWdyH>x#}2ek&z6_vr-YAY35Dp+wcWm6<Xdn(1tozm(3m(EkxqwDa^+QI7zEh3q2qJdi8$o|k76U>&12PjV0@86VTr&}g~6E5dERD#!31Eeg;5A!84=Kpf)2(Lv`oZMk48&)$FwT7ZJ@r+72B(z?v9eFEY`+RoGpgeorUgwdhd>RV95afo!?WRcJqvFi*y=AEOHqHx^Na7M^`>qQ?L)(!5%KGfE*aLqEew?#p>OhxJ9zWw9p8m(6|e898F!;`LGrl7wg;?wZHoOw|QB6bTbHoi`rbW58H0!X4uv;hh@Ml+tg9RNM})5y{*6s9y>{m64%scG-eO?p(qkFlJ`{T)q9HEJ~_E_Vj5qsj!qpfw{;>h6c>Y7=#2>(SOfo51**RL*VEOPuin1?%j%nduKxIfy#M<3>f6`v{`B<iPd}2?x3Av)`LCqc?NxI1#xwcDyT896y|7mYP$_71h)6{oFAhzq#J<oXDvELlqWGMP^98%P`E#qDR6x3o2PVii$!qu7U_3A;hukz8h*`ZU=o|&d-NvJOZu3gbb6e@+N_y+i9ZM$~K|=@NEg>4uwlrfRnG_ZSqpV)OXn|oWMzOZ4YddBW5FZJU{f}-~?N)F0I@U|*Z$5F}XO8X0(*^u^Hfuc9?zhZ+;+V4xmwEc=f|A4RD(e0U!Ma(lIS)?7!eFXF!#UNX>4B{gAQzcoC!V$Lj}Va}G*ANRGWOF+gRLW|*(cbi7Wj%}mxhi_i@(FJ&=hkxzbWBJXD7!r8FWK68TQKf*DYJu43*535IHO{NcPM8`*B_ZQZr@mVzFXwzUxMg=3SpCoG}iUBmx6dY@7CR<-<Myym!MW=~4iQ>8LcxSbhI=_03nSKYSN<@2{S{c=y9=#IToNtw+95L+)aZovLqLdtNX47L}JWz8W_<XU0-(Yap2=#=W4KiW!A`Rk+rK2~*WZ!VUw8iWy5GWoyXKTFeF1S_{(*SOVC@DxB1VYh%AO5n%Y--G)2j;I`y(IRv?uFSo4;E=bRhkdX?d<KyF<D1j0NW1Ri3yTwL!!96S~@R&LS`Mbh<+E?y}(AgzAO3vcjH?LNI`^Vd#Uey}{zm;H)ZLDSO)%VYUbKF{fCR5i3&IL|>0Z7E$)NQzC#;>NAQADNC_F#XLZz>tSv(p?bzhwi~bWLkN1y>%VBfWLZigV909#Jxu)XbdvWDZ3+PoYi&ENQt>E66c2Un(l2({8!U{8>KpYMOT2C}1#?i%Xcfpge7bM@QWtSOXX@e-1J^?PA4?UICu&*2=INVlf-*Z6m)JvM`u=Fu#hDt6HAT`{fCWt=HyE17KRsdY#PujqP49#202>wQ0`SSx@}q0+h}1{3(~9rmOJ!F<NJ)3vl(1nqo>@&?P)ckxizz077vHDE;R~BTA{grDuXiA3odz7mfEGxoNO3r!(#Hzv)7XuEGaqcgMlgm@4hF@}*f-av`~17I^gF6h|{QT;cNF37nkXe{lQW$9L8t*AvVw?KrI2xwBKZG~4dzfD+XYFvg|J-(PTt0g~B#6Nb!k$8Q}sjpMs-Ia^uiZTo8Ez5qFTWhTlD!0Q}Q%{L%TAM+hS>?l}=u-QDfiQ^!D_BT|F)cZdbO!NxDIJ8yt_}@R+0S4CN2V{s}@R=F>LQnyO2?!ubCJ<JstzXSw0~DdiFo^@!O_&)oIYNkd3cx(izRHre;}qM{%8B{A0i^6hv$tcdgq&^(to2G^_2rN6zkZHM--IV-_=^XS7knx!stj0ydf8H`c>z)cGd~17Kf>rVOxEna+eg)HEl9WCJ!~rMDnsPF<|pC%=WkZeUj8?Qe{a{0ips(DMf}YGw;0Ua{ISO7??P898$yzDpl*J@Mk%`M^;4nMqF$=7Sxp%DIR+2y5xCgx#81iR{{i*Ky7d"
+def _notes(answer, rule) -> list[str]:
+    """What a right answer that took another accepted form is told (``also`` of a number)."""
+    answer = _plain(answer)
+    if rule["kind"] == "record" and isinstance(answer, dict):
+        return [note for key, part in rule["parts"].items() if key in answer for note in _notes(answer[key], part)]
+    if rule["kind"] == "number" and isinstance(answer, numbers.Number) and not isinstance(answer, bool):
+        tol = rule.get("tol", 0)
+        return [note for value, note in rule.get("also", {}).items()
+                if abs(answer - float(value)) <= tol and abs(answer - rule["v"]) > tol]
+    return []
+
+
+def check(exercise_id: str, answer) -> Feedback:
+    """Check ``answer`` to exercise ``exercise_id`` (e.g. ``"04a.2"``): ✓ when right, else what is off.
+
+    The feedback names the part of the answer that is off and how (wrong type, wrong key, a number too high or too
+    low and by about how much, items missing or extra, a known slip), never the right answer. Where the answer
+    depends on the learner's world, what is right is computed from it now (see the module's docstring); where that
+    world has no answer for the exercise, the feedback says why and how to start again.
+
+    >>> toolkit.lessons.check("00.1", "c")                               # doctest: +SKIP
+    ✓ 00.1 — right.
+    """
+    key = _known(exercise_id)
+    try:
+        rule, _ = _rule_now(key)
+    except _Unanswerable as why:
+        return Feedback(key, False, why.lines)
+    return _judge(key, answer, rule)
+
+
+def answer(exercise_id: str, box: "Answer | None" = None) -> None:
+    """Show the answer to exercise ``exercise_id`` — only now that it is asked for, and still in a closed box
+    (:class:`Answer`) that the learner opens with a click. Where the answer depends on the learner's world it is
+    computed from it now; the box ends with the answer's own check. ``box``: an :class:`Answer` of the same exercise
+    that already holds what a solution printed (the answer goes below it).
+
+    Works from any cell; an unknown id is a ``ParameterError`` that names the nearest one.
+
+    >>> toolkit.lessons.answer("05.2")                                   # doctest: +SKIP
+    ▸ Answer to exercise 05.2 (click to open)
+    """
+    key = _known(exercise_id)
+    if box is None:
+        box = Answer(key)
+    elif not isinstance(box, Answer) or box.exercise != key:
+        from .errors import ParameterError
+
+        raise ParameterError("box", f"the box of exercise {key!r} is wanted (toolkit.lessons.Answer({key!r})), "
+                                    f"not {getattr(box, 'exercise', type(box).__name__)!r}")
+    try:
+        rule, explained = _rule_now(key)
+    except _Unanswerable as why:
+        box.feedback = Feedback(key, False, why.lines)
+    else:
+        box.print(explained)
+        right = _right(rule)
+        box.feedback = _judge(key, right, rule) if right is not _NONE else None
+    box._show()
+
+
+_NONE = object()
+
+
+def _right(rule):
+    """A right answer of ``rule`` (``_NONE`` for a kind whose answer is the learner's own, e.g. PKCE)."""
+    kind = rule["kind"]
+    if kind in ("choice", "number"):
+        return rule["v"]
+    if kind == "text":
+        return rule["v"][0]
+    if kind == "items":
+        return list(rule["v"])
+    if kind == "record":
+        parts = {key: _right(part) for key, part in rule["parts"].items()}
+        return _NONE if _NONE in parts.values() else parts
+    return _NONE
+
+
+def _said(rule) -> str:
+    """A right answer in words (for :func:`answer`), from the rule."""
+    if rule.get("explain"):
+        return rule["explain"]
+    kind = rule["kind"]
+    if kind == "number":
+        return f"{rule['v']:,g}" + (f" {rule['unit']}" if rule.get("unit") else "")
+    if kind == "text":
+        return " or ".join(rule["v"])                 # each is right (a tie)
+    if kind == "items":
+        return ", ".join(str(v) for v in rule["v"]) or "none"
+    if kind == "record":
+        return "; ".join(f"{key}: {_said(part)}" for key, part in rule["parts"].items())
+    return rule.get("v", "")
+
+
+# ------------------------------------------------------------------------------------------------- the learner's world
+RESET = ("to start again from the seed: tk = toolkit.connect(fresh=True), then run the walkthrough from the top "
+         "(in a class this resets your own world only)")
+
+
+class _Unanswerable(Exception):
+    """The learner's world gives the exercise no answer now: ``lines`` say why (and how to go on)."""
+
+    def __init__(self, *lines: str):
+        super().__init__(" ".join(lines))
+        self.lines = list(lines)
+
+
+def _drifted(why: str) -> _Unanswerable:
+    return _Unanswerable(f"your sandbox has drifted: {why}, so this exercise has no answer in it now; {RESET}.")
+
+
+def _world():
+    """The learner's client: the process's newest (its most recent ``toolkit.connect()``), bound to a sandbox."""
+    from .client import latest_client
+
+    tk = latest_client()
+    if tk is None:
+        raise _Unanswerable("this exercise is checked against your sandbox, and this kernel has none yet: run the "
+                            "walkthrough's first cells (tk = toolkit.connect(...)) and the cells before the exercise.")
+    if getattr(tk, "sandbox", None) is None:
+        raise _Unanswerable("this exercise is checked against a sandbox, and the newest client talks to the real "
+                            "service: tk = toolkit.connect(fresh=True), then run the walkthrough from the top.")
+    return tk
+
+
+def _rule_now(key: str) -> tuple[dict, str]:
+    """The rule of exercise ``key`` as it stands in the learner's world, and the answer in words."""
+    rule = _rules()[key]
+    live = _LIVE.get(key)
+    if live is None:
+        return rule, _said(rule)
+    tk = _world()
+    try:
+        return live(tk, copy.deepcopy(rule))
+    except _Unanswerable:
+        raise
+    except Exception as exc:           # the world cannot be read (a sandbox stopped, a kernel restarted, ...)
+        from .errors import ToolkitError
+
+        if not isinstance(exc, (ToolkitError, OSError)):
+            raise
+        raise _Unanswerable(f"your sandbox could not be read for this exercise ({type(exc).__name__}: {exc}); "
+                            f"{RESET}.") from None
+
+
+def _set(rule: dict, part: str, **values) -> dict:
+    target = rule["parts"][part] if part else rule
+    target.update(values)
+    return rule
+
+
+def _live_00_2(tk, rule):
+    month = tk.status.weekly(days=30)
+    products = month.availability[month.availability["apiId"].isna()]
+    lowest = products["availability_pct"].min()
+    least = sorted(products.loc[products["availability_pct"] == lowest, "productId"])
+    rule["v"] = least
+    return rule, f"In your sandbox now, the least available over 30 days, at {lowest}%: {', '.join(least)}."
+
+
+def _live_00_3(tk, rule):
+    week = tk.status.weekly(days=7)
+    rows = week.availability
+    products = int(rows.loc[rows["apiId"].isna(), "RED"].sum())
+    every_row = int(rows["RED"].sum())
+    rule["v"] = products
+    rule["why"] = {str(every_row): "that counts the API rows too: count the product rows (apiId empty)."} \
+        if every_row != products else {}
+    return rule, f"In your sandbox now, this week's update counts {products} product-day(s) of outage (RED)."
+
+
+def _live_01_3(tk, rule):
+    import pandas as pd
+
+    token = getattr(getattr(tk, "_areas", {}).get("oauth"), "token", None)
+    claims = getattr(token, "claims", None) if token is not None else None
+    if not claims or "exp" not in claims or "iat" not in claims:
+        raise _Unanswerable("no ID token in this kernel yet: log in first (section 2, tk.login(...)), then check.")
+    issued = pd.Timestamp(claims["iat"], unit="s", tz="UTC")
+    expires = pd.Timestamp(claims["exp"], unit="s", tz="UTC")
+    hours = (expires - issued) / pd.Timedelta(hours=1)
+    day = f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d}"
+    _set(rule, "hours", v=hours)
+    utc_day = f"{expires:%Y-%m-%d}"
+    _set(rule, "kst_date", v=[day],
+         why={utc_day: "that is the UTC date; in Seoul it is 9 hours later."} if utc_day != day else {})
+    return rule, (f"Your ID token expires at {expires:%Y-%m-%d %H:%M} UTC = "
+                  f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d %H:%M} KST, {hours:g} hours after it was issued.")
+
+
+def _consents(tk):
+    from .reports import consent_summary
+
+    report = tk.user.consent_report()
+    return report, consent_summary(report)
+
+
+def _live_01_4(tk, rule):
+    import pandas as pd
+
+    from .reports import consent_summary
+
+    report = tk.user.consent_report()
+    if report.empty:
+        raise _drifted("no user is linked to the app")
+    scopes = pd.concat(tk.user.scopes(target_id=user) for user in report.index)
+    summary = consent_summary(report, scopes)
+    optional = summary[summary["required"].eq(False).fillna(False).astype(bool) & (summary["agreed"] > 0)]
+    if optional.empty:
+        raise _drifted("no linked user agrees to an optional scope")
+    lowest = optional["rate_pct"].min()
+    rule["v"] = sorted(optional.loc[optional["rate_pct"] == lowest, "scope"])
+    return rule, f"In your sandbox now, the lowest optional rate, {lowest}% each: {', '.join(rule['v'])}."
+
+
+JUNHO = 4100000002
+
+
+def _live_01_5(tk, rule):
+    report, summary = _consents(tk)
+    if JUNHO not in set(int(u) for u in report.index):
+        raise _drifted(f"준호 ({JUNHO}) is not linked to the app")
+    if "account_email" not in set(summary["scope"]):
+        raise _drifted("no linked user was asked for account_email")
+    row = summary.set_index("scope").loc["account_email"]
+    agreed, users = int(row["agreed"]), int(row["n"])
+    if not bool(report.loc[report.index.astype("int64") == JUNHO, "account_email"].fillna(False).astype(bool).any()):
+        raise _Unanswerable(f"준호 ({JUNHO}) has not agreed to account_email in your sandbox yet: act as him "
+                            "(tk.sandbox.login(..., scopes=[\"account_email\"])), then count again.")
+    _set(rule, "users", v=users, why={str(users + 1): f"{users + 1} counts a user who logs in later (section 9): "
+                                                      "count the users linked at this point."})
+    _set(rule, "before", v=agreed - 1, also={str(agreed): (
+        "your two counts are the same because 준호 had already agreed on an earlier run of your cell; "
+        "before his first agreement it was one fewer.")})
+    _set(rule, "after", v=agreed, why={str(agreed - 1): "no change? 준호 must agree to account_email before the "
+                                                        "second count."})
+    return rule, (f"In your sandbox now: e-mail consent {agreed - 1} of {users} linked users before, {agreed} of "
+                  f"{users} after 준호 agreed.")
+
+
+def _live_02_3(tk, rule):
+    from .events import latest_inbox
+
+    box = latest_inbox()
+    if box is None:
+        raise _Unanswerable("no inbox runs in this kernel (it ends with the kernel): the events it received are "
+                            f"gone, so this exercise has no answer now; {RESET}.")
+    received = box.frame()
+    total, verified = len(received), int(received["verified"].sum()) if len(received) else 0
+    _set(rule, "received", v=total)
+    _set(rule, "verified", v=verified, why={str(total): "that counts every event: the forged token of 02.2 was "
+                                                         "not verified."} if total != verified else {})
+    return rule, f"Your inbox has received {total} events so far; {verified} of them verified."
+
+
+def _newest_file(tk, channel: str, name: str):
+    files = tk.channel.files(channel)
+    files = files[files["file_name"] == name]
+    return None if files.empty else int(files["file_id"].max())
+
+
+def _live_03b_2(tk, rule):
+    fid = _newest_file(tk, "_xcLqmC", "겨울 VIP")
+    if fid is None:
+        raise _drifted("the channel _xcLqmC has no customer file 겨울 VIP")
+    stored = tk.sandbox.customer_file_users(fid)
+    total = int(sum(float((u.get("field") or {}).get("구매금액") or 0) for u in stored))
+    rule["v"] = total
+    return rule, f"The {len(stored)} users stored in 겨울 VIP in your sandbox now spent {total:,} KRW together."
+
+
+def _live_03b_3(tk, rule):
+    fid = _newest_file(tk, "_kQbVnP", "봄 이벤트")
+    if fid is None:
+        raise _Unanswerable("the channel _kQbVnP has no customer file 봄 이벤트 in your sandbox yet: create it and "
+                            "add the users first, then check.")
+    stored = len(tk.sandbox.customer_file_users(fid))
+    rule["v"] = stored
+    rule["why"] = {"10": "only users who added the channel are stored: look at the report's ADDED rows."} \
+        if stored != 10 else {}
+    return rule, f"Your file 봄 이벤트 stores {stored} users."
+
+
+_LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.3": _live_01_3, "01.4": _live_01_4, "01.5": _live_01_5,
+         "02.3": _live_02_3, "03b.2": _live_03b_2, "03b.3": _live_03b_3}
+
+
+_RULES = "c-q}sTZ<gW75*#5K$zXI8qZz3Bm5vo3KEId#ufx4FGEdt%}i%{y4qdUyE_PhFnY2BaUP5vBZ2}6#^8V+<ly)G8)@_(a?Yu$zRhjN7Zjq0)plJ@o$GhbsoICNX0y?%4cNn)xQs&{MDTm<z&ji;Jrzt#8O{RDW|6#5G%}KD<g<eoOtDUj`Fx=c8Hb@nj8i2P8;P+@1miI9aVnH%fnrKT`UY)}#HD7Q2t%f(NHWlk+7YYGg2=~%y{Qa5fg_<f7a<I_;CC78Kt>9_9@IEaj_`+vKm6Jm{EQRf2cCunI!Of#oD(rzaKR&uJ8Lo$EEHOcgodXJ5}M-_GNwdw4o9<@5V2yNCQ0Um(GtD}?8J`BF-wqnk4KTzOk4)ah%rKHFf<LK3Cis!GLD7MR1ks&LLkAd0#}s_%e|@aX0Y6z3R?4lP{YVcd<M}BPrsN7<SH`<>_sBcfJHLX`$U2@WU3hugLBV$m<s$>fiFn!j~)SGFn^mg;Y<){F;_(kw2NBgECgYZhd7ab>VbKERkMUTB|=d;9~osAZCRjX7ue0+-CW4T2f6*SnIF_zC&!ImtI+}?C;hkD*Ku3xq}>3?8pqAI+Q-F#R<~<M+RYA(v|1gz=xn{5ci&^9P<k_U!~{>m09ETvc{CAh93)B`{#$E;Xk>$k$1(HdJm!foF@)Zl2v64`GBnqMT?Be+XUKLiu`Z;dMK!2?Lhx*ko6%L{hJ#q(OFYCi;1B1(tM&d|a#E6UZIqttk_td5bs-W20&v!g$O+gmOxoboawZ}M;SkFpBH<&DFoDG!2>a$RI)Y8%Oc4RS$Z>GAMt{!vTNUSzXJrMJd>`q>JV@99P-&p(Ltr8p2O>FQ3z;V97a>IYL>xM=D2D_{3_e`75I6=M@US)oB5FerDUXMO<~sdm)9}NsBX~0M)qwfIImY&A!Eg!1Jy9fO_Dg%_L6mAy+S4!XK>oEv7MqPGa+yW}I!bLyQ!}N9KDcg)Sq<QhM@0Zi_)QB)(U}e()`@<7z#5Il5vw~oFi`&x{$0Cw@7k?f^+!&BS3m_Fh}?nK1hDdCEOMA?HF`U2(ka=5kJ0tl*aWE=&)PH#!Mom^Rh`hnOecnD_DKwwFRPaJ2CxZ~N+Bu`I(X^_BJ$8-l`^SU1(S&DG;xvQ&?OJBgCK$|5%|NISR5V^9T&weOuGQGZy0luU^3NfWmSCP@Q3jcroM}*B)J_%<T@y%Tgby@xUsZhi8%|i?TrG)P!NrI5GurVP+<rjoH)p#Ead>ET>+R?Z)=ylO(e<Ikb-$hN-?R=8O(5OQkd0N!IrCXRVs~=YAoxRnbJ*Qgr|cm6pm{*QBeF3>66=#%V3=d#fQO3-#8lT5*DGA;XmMDB78ix5*3DnEDk{QN)&YVQZ3Aj;GD{bwbAN$yh^}2S{ZY0bBV(aw}D!<W-(TrWn+=d!9Wl<xq06`{r!i-d$-G_38kTIG2@_ZOV-)qx9{J*eR``1_mw?>iZn8nU>&7pvcPyb7Ze8fsv9ZELw=)z)M5$kNkl9`yH)BC2Nz%o<zfKTaD@`nNPIICmpF4Xw6Jpbe6guAivn*JafrW6+nu$rh&$#`XWMGQ#pyio{ZJqwsAC{+qqv-*zXUv_@J5_CxO4yhd#nxVl!`PvJPe|-Jgl@dih7!#*3$e82uXY@tdBqp>!^vfB#P;v9Ap}-5ty_9?TvF1W8@<QR@ll2fXZ-bwCjN%gD-&FNWfy-K2C$gXJ8@4C&CdlOoU(!e*tqst3o#dM(kdpi$IMut3d(fbsB1NSL+d@4T+NSElCtYM@6udXFAY<1c9{h^AtE2+V~ymasCVRvOk02Pv1Sg?P4|&kdthvb0;N=O)1e-&)oNgZ_^rdvLYn0l(6bSMdT{VO^zIp4bg&7Nn%+|J8rNvqBazf9hzTB+tIIz1|C(wV7-A|wfVdE|4>`kHL?SkIn2zwtMgo`<1H1$F+hAG)2*WQu4+95?-+(sZ%x>sWbjLsWBRLqKVE+F{N;<kEWiBM^0TMx^%pOeU%z<ur^he9|Bfxce*Wsue`Wn%zm&_j?#Vu0{rxHHxBFH2P9*oQAx<*Oi^X!DAQ~E1Mp3STC@v=hMB2rTUmL^464G%vq~O{nuUTh;@Q6$Snb8}{S+#5L9yd>VwX<qwbxO@LYvJHha_#axODpa}(*q%#KwzBjXk278$t?y(Sw4H(0>hMyVr*5_b|@wwJ`!LD@7N4cKH2G5FQ6^CW8;Fh?Z?v^ejJ+>o+{@X=I&VL48uj9-dR(N(W<;9DG{uiWm6V5E@#0KxSNAzS+~bvod<XU!vsqND08m8>H7R?N)k*qZx(J>`8_g~5ac?#BgDN<W-VhB87d7Cgzi$0;M9ZOVFK0EFo#qmyC6Cy?fx-U=GKJnQXG<YtEqBV0FctQ6!h(WLBv+C=tXqF1N;n#!vcfspveEB<t-9;*JaKUp%V65)S8p#224R&f%gtRI1<P9?EpvKuDkF0VadKLK!aXW2#9YUFTebJ`RPB}y$_a8p1%6_1!Cp1&sPzK)R4KdWvA@Jo9c#%kW>t#IiZOP1&_i7vsYRlrxJ<;tQZtt5|gV+DoW<!f3s4|yEK&*WUjNJ^gk1^HkDkGMrEmU2X;#FrMdoNDik7yT0leM*K#hQV!RlDu$DkoLlX(^l{xijPgLKP3O56)ZE!OWq7W8-2~$CwA;4wkz%FYJ%zd8%Sw`}*4#f^sIScCoSaR7+YuD55zKTVp!O4Y3g;@tCA+|KYa2Sm7H*DqdSyJbLo;B<t4Ol*;0}ei_g%T>Tp`kvshkXR1oC2?h<~_!lg-^hPt$IuPIXOAmOFyWKF+Ml^-)g7=6kA;j0K+H<Fr=#1Y%a%>&Xw;05dIPj>P+!3e|Wz9+dp4^|Ge4=yQK`PyV^><xcue`aE?oh-)zcFRY2+2gVZADRJ<Du11zK--dMxOzCK%22-5Cecc|GZTe44&E}f<TJHy!1J1@cUR=Sv>I2$LNJY&G-&;|xEcpGGwmc0lEIXrqWDP3&$ioM3K94oEHF)@P*7|xQ54a`(}6x!K7KJGP}D=EjxpQW9Qc0S@nFQua1&Yq+UhoKm6OYzsK)`a>G%siZ5Mag9?&*p>T-Ja<bpgD%<GMaTdnY$A^{eBxK=q7awXRYpP$vMu`G;PnmG6^cWYHxgl^Myt@;z{=UIt|Q~579Cg$tr}BE-_udC$ZU&BxI;CT;K15cVP;fr{46<=W(542k$C=U=WI{3%-Ca5P1Tn^hDydc;eoRjo5h>=jSr;-+oX>aqDOHh0`^VskW7<#Cj*c6>@;k+w&@R%$0Wa;l}zd31kxJMUI2_@8VUcfeAQ#e*(AeesKTh>2GeY)`X5==3$n@ihp(Yx*wSB4lqEc^0OR;Qt?#|R}g^B=G(AqmIYkvq(K2^U-)*i(BJizXx{}by&@Au24Ffv@;)u$m%*OkdE8uu&e=S(iRB>sb|;jK)L&D&^F!=gASI^>5{5A1bPH_S7?(v&kZV2)L2Lm~kX`HHT6~`lIc7{5rt|0*33z^mfFGHjar~ce%?%xPpGRzjf94_Rxdj3j08D}`37bIZ#zsu~laV~!h55q+=-}wm))GQN6(p)mC(4jE_l4%7D4Eb7mmp;q{{1~`cI0$N@UB)t%TK<0{l!;U&=3S*^<oe(R1z1I>ZG%Rb+Xrn(nE2zw1OdM8x8r23*u4WV-LW|&JY@i`-;=;_s+ko6Yo`<=xsH6>BT5(eOdeUS3fMDJhOt?!ImBT5lwM_-`fVB4Bs3EU2ozNLh<bns-}|36{yk?q)nS<==V1$MQ^o|%(a?VjwLqBDGZ-XaZ{ba!FDD7b;YCq0xbm4#{"

@@ -1,6 +1,7 @@
 """The lessons in the lab as a class meets them: 01's OAuth flow and 02's inbox flow are Mermaid diagrams that
 JupyterLab draws with its own bundled Mermaid (every non-loopback request aborted, so nothing comes from the
-internet), and after Run All an exercise's answer stays folded — code and output — until it is opened.
+internet), and after Run All an exercise's answer stays folded — code and output — until it is opened; an answer asked
+for from a learner's own cell (``toolkit.lessons.answer``) comes in the same closed box.
 
 Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
@@ -26,6 +27,12 @@ FOLDED = """() => window.jupyterapp.shell.currentWidget.content.widgets
   .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))
   .map(w => ({input: w.inputHidden, output: w.outputHidden, ran: w.model.executionCount !== null,
               shown: w.node.innerText}))"""
+
+ASK_IN_A_NEW_CELL = """source => { const nb = window.jupyterapp.shell.currentWidget.content;
+  nb.activeCellIndex = nb.widgets.length - 1;
+  window.jupyterapp.commands.execute('notebook:insert-cell-below');
+  nb.activeCell.model.sharedModel.setSource(source);
+  return window.jupyterapp.commands.execute('notebook:run-cell'); }"""
 
 
 @pytest.mark.parametrize("name,words", [
@@ -79,3 +86,15 @@ def test_answers_stay_folded_after_run_all_until_opened(lab_page, lab):
     shown = box.inner_text()
     assert "KRW together" in shown and "✓ 03b.2 — right." in shown, shown
     box.screenshot(path=str(SHOTS / f"{name}_answer_opened.png"))
+    # a learner asks for a predict exercise's answer from a cell of their own: the same closed box
+    lab_page.evaluate(ASK_IN_A_NEW_CELL, 'toolkit.lessons.answer("03b.1")')
+    asked = lab_page.locator(".jp-Notebook .jp-Cell").last.locator("details.toolkit-answer")
+    asked.wait_for(timeout=60000)
+    assert not asked.evaluate("e => e.open")
+    assert "Answer to exercise 03b.1 (click to open)" in asked.inner_text()
+    page_text = lab_page.evaluate("() => document.querySelector('.jp-NotebookPanel .jp-Notebook').innerText")
+    assert "users not linked to the app are omitted" not in page_text, "the asked answer shows before a click"
+    asked.locator("summary").click()
+    time.sleep(0.5)
+    shown = asked.inner_text()
+    assert "(b): users not linked to the app are omitted" in shown and "✓ 03b.1 — right." in shown, shown

@@ -1,0 +1,248 @@
+"""The self-check judges the learner's own world: an answer that depends on state is computed from the learner's
+sandbox when ``toolkit.lessons.check`` runs (the client of the process's most recent ``toolkit.connect()``).
+
+The walkthroughs' own cells run here, as a learner runs them (their sources, read from notebooks/): a solution run
+twice, an extra request before an exercise, a teacher's incident in a class — each still ✓; a world where the
+exercise has no answer says so and how to start again, never "too high"."""
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+import toolkit
+import toolkit.lessons as lessons
+from tests.lesson_answers import RULES
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\*")
+
+
+def _cells(name: str) -> list[dict]:
+    return json.loads((NOTEBOOKS / f"{name}.ipynb").read_text("utf-8"))["cells"]
+
+
+def _solution_index(cells: list[dict], eid: str) -> int:
+    for i, cell in enumerate(cells):
+        if "exercise" in cell["metadata"].get("tags", []) and HEAD.search("".join(cell["source"])).group(1) == eid:
+            return i + 1
+    raise AssertionError(f"no exercise {eid}")
+
+
+class Walkthrough:
+    """A walkthrough's code cells run in one namespace, as one kernel runs them, in a folder of their own (what
+    they write, e.g. ``reports/``, goes there)."""
+
+    def __init__(self, name: str, folder: Path):
+        self.name, self.cells, self.ns = name, _cells(name), {"__name__": "__main__"}
+        self.done, self.folder = 0, folder
+
+    def run(self, i: int) -> None:
+        cell = self.cells[i]
+        if cell["cell_type"] != "code":
+            return
+        try:
+            with contextlib.chdir(self.folder):
+                exec(compile("".join(cell["source"]), f"{self.name} cell {i}", "exec"), self.ns)
+        except Exception:
+            if "raises-exception" not in cell["metadata"].get("tags", []):
+                raise
+
+    def run_to(self, eid: str) -> int:
+        """Run every code cell before exercise ``eid``'s solution; its index."""
+        j = _solution_index(self.cells, eid)
+        for i in range(self.done, j):
+            self.run(i)
+        self.done = j
+        return j
+
+    def solve(self, eid: str) -> lessons.Feedback:
+        """Run the solution of ``eid`` (again, if it ran before) and give its box's verdict."""
+        j = _solution_index(self.cells, eid)
+        self.run(j)
+        self.done = max(self.done, j + 1)
+        box = self.ns["box"]
+        assert box.exercise == eid and box.feedback is not None
+        return box.feedback
+
+
+def _drift_said(feedback: lessons.Feedback) -> None:
+    text = str(feedback)
+    assert not feedback and "drifted" in text and "toolkit.connect(fresh=True)" in text, text
+    assert "too high" not in text and "too low" not in text, text
+
+
+# ---------------------------------------------------------------------- 01.5: a cell run twice
+@pytest.fixture(scope="module")
+def lesson01(tmp_path_factory):
+    lesson = Walkthrough("01_login_and_consent", tmp_path_factory.mktemp("lesson01"))
+    lesson.run_to("01.5")
+    yield lesson
+    lesson.ns["tk"].close()
+
+
+def test_01_5_the_official_answer_run_twice_is_right_both_times_and_the_same(lesson01):
+    first = lesson01.solve("01.5")
+    answer = dict(lesson01.ns["answer"])
+    assert first, str(first)
+    assert answer["after"] == answer["before"] + 1
+    again = lesson01.solve("01.5")                                # Shift-Enter twice
+    assert again and str(again) == "✓ 01.5 — right.", str(again)
+    assert lesson01.ns["answer"] == answer                       # the right answer after a re-run, too
+
+
+def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
+    """A learner's own code (no withdrawal first) run a second time counts 준호 in "before" too: right work in
+    their world, told why the two counts agree."""
+    tk = lesson01.ns["tk"]
+    from toolkit.reports import consent_summary
+
+    def email():
+        row = consent_summary(tk.user.consent_report()).set_index("scope").loc["account_email"]
+        return int(row["agreed"]), int(row["n"])
+
+    before, users = email()
+    tk.sandbox.login(4100000002, scopes=["account_email"])      # he agreed already: nothing changes
+    after, _ = email()
+    assert before == after
+    result = lessons.check("01.5", {"users": users, "before": before, "after": after})
+    assert result and "already agreed on an earlier run" in str(result), str(result)
+    wrong = lessons.check("01.5", {"users": users, "before": before + 1, "after": after})
+    assert not wrong and "before: " in str(wrong) and "too high" in str(wrong)
+
+
+def test_answer_of_a_state_dependent_exercise_is_computed_from_the_world(lesson01, capsys):
+    """answer() computes a live exercise's answer from the newest client's world and checks it."""
+    lessons.answer("01.4")
+    shown = capsys.readouterr().out
+    assert shown.startswith("In your sandbox now, the lowest optional rate") and "✓ 01.4 — right." in shown, shown
+
+
+def test_01_5_when_junho_is_no_longer_linked_the_feedback_says_to_reset(lesson01):
+    tk = lesson01.ns["tk"]
+    tk.user.unlink(target_id=4100000002)
+    _drift_said(lessons.check("01.5", {"users": 11, "before": 7, "after": 8}))
+    box = lessons.Answer("01.5")
+    lessons.answer("01.5", box)
+    _drift_said(box.feedback)
+
+
+# ---------------------------------------------------------------------- 02.3: an extra POST
+def test_02_3_after_an_extra_forged_post_the_learners_count_is_right(tmp_path):
+    lesson = Walkthrough("02_webhooks_and_business", tmp_path)
+    lesson.run_to("02.3")
+    try:
+        assert lesson.solve("02.3")
+        counted = dict(lesson.ns["answer"])
+        lesson.solve("02.2")                                      # the attacker's POST once more
+        extra = lesson.solve("02.3")
+        assert extra, str(extra)
+        assert lesson.ns["answer"] == {"received": counted["received"] + 1, "verified": counted["verified"]}
+        stale = lessons.check("02.3", counted)                  # the count from before the extra POST
+        assert not stale and "received: " in str(stale)
+        lesson.ns["inbox"].stop()                                 # the inbox ends (as with its kernel)
+        gone = lessons.check("02.3", lesson.ns["answer"])
+        assert not gone and "no inbox runs" in str(gone) and "toolkit.connect(fresh=True)" in str(gone)
+    finally:
+        lesson.ns["inbox"].stop()
+        lesson.ns["tk"].close()
+
+
+# ---------------------------------------------------------------------- 00.3: a teacher's incident in a class
+def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(monkeypatch, tmp_path):
+    from toolkit.classroom import Teacher
+    from toolkit.sandbox.classroom import ClassroomServer
+
+    from tests.classroom.conftest import SECRET, token
+
+    with ClassroomServer(SECRET) as room:
+        for key, value in {"TOOLKIT_CLASSROOM_URL": room.base_url, "TOOLKIT_CLASSROOM_TOKEN": token("ana"),
+                           "JUPYTERHUB_USER": "ana"}.items():
+            monkeypatch.setenv(key, value)
+        lesson = Walkthrough("00_quickstart", tmp_path)
+        lesson.run_to("00.3")
+        tk = lesson.ns["tk"]
+        try:
+            assert tk.sandbox is not None and room.classroom.names() == ["ana"]    # the student's world
+            assert lesson.solve("00.3")
+            alone = lesson.ns["answer"]
+            done = Teacher(room.base_url, SECRET).incident("navi_future_directions", "RED", hours=2,
+                                                           started_minutes_ago=10)
+            assert done["worlds"] == 1
+            tk.sandbox.advance(minutes=5)                        # the status API refreshes every 5 minutes
+            after = lesson.solve("00.3")
+            assert after, str(after)
+            assert lesson.ns["answer"] == alone + 1              # the teacher's outage is one product-day more
+            assert not lessons.check("00.3", alone)
+        finally:
+            tk.close()
+
+
+# ---------------------------------------------------------------------- city facts: ties and exact values
+@pytest.fixture(scope="module")
+def city():
+    tk = toolkit.connect(fresh=True)
+    yield tk
+    tk.close()
+
+
+def test_06_3_every_station_at_the_nearest_distance_is_accepted(city):
+    stations = city.local.category("SW8", x=129.0592, y=35.1577, radius=2000, sort="distance")
+    tied = stations.loc[stations["distance"] == stations["distance"].min(), "place_name"].tolist()
+    assert len(tied) == 2 and all(name.startswith("서면역") for name in tied), tied    # both lines, same metres
+    for name in tied:
+        assert lessons.check("06.3", {"count": len(stations), "nearest": name}), name
+    farther = stations.loc[stations["distance"] > stations["distance"].min(), "place_name"].iloc[0]
+    assert not lessons.check("06.3", {"count": len(stations), "nearest": farther})
+
+
+def test_06_2_the_exact_ratios_and_the_rounded_table_are_both_right(city):
+    districts = ["중구", "서구", "동구", "영도구", "부산진구", "동래구", "남구", "북구", "해운대구", "사하구", "금정구",
+                 "강서구", "연제구", "수영구", "사상구", "기장군"]
+    names = {"FD6": "음식점", "CE7": "카페"}
+
+    def count(district, code):
+        found = city.local.keyword(f"{district} {names[code]}", category_group_code=code, rect=toolkit.local.BUSAN_RECT,
+                                   size=1)
+        return found.attrs["meta"]["total_count"]
+
+    import pandas as pd
+
+    exact = pd.Series({d: 100 * count(d, "CE7") / count(d, "FD6") for d in districts})
+    shown = exact.round(1)
+    exact_answer = {"most": sorted(exact.index[exact == exact.max()]), "fewest": exact.idxmin()}
+    shown_answer = {"most": sorted(shown.index[shown == shown.max()]), "fewest": shown.idxmin()}
+    assert exact_answer != shown_answer          # the display's rounding makes a tie the exact values do not have
+    assert lessons.check("06.2", exact_answer), exact_answer
+    assert lessons.check("06.2", shown_answer), shown_answer
+    assert not lessons.check("06.2", {"most": sorted(exact.nlargest(3).index), "fewest": exact.idxmin()})
+
+
+# ---------------------------------------------------------------------- answer() for every predict exercise
+PREDICTS = sorted(eid for eid, rule in RULES.items() if rule.get("predict"))
+
+
+@pytest.mark.parametrize("eid", PREDICTS)
+def test_answer_shows_a_predict_exercises_letter_and_why_in_a_closed_box(eid, capsys):
+    lessons.answer(eid)
+    shown = capsys.readouterr().out
+    letter = RULES[eid]["v"]
+    assert shown.startswith(f"({letter}): ") and shown.rstrip().endswith(f"✓ {eid} — right."), shown
+    box = lessons.Answer(eid)
+    lessons.answer(eid, box)
+    html = box._repr_html_()
+    assert html.startswith('<details class="toolkit-answer"><summary>') and f"({letter}): " in html
+    assert " open" not in html.split(">", 1)[0]
+    capsys.readouterr()
+
+
+def test_answer_refuses_an_unknown_id_or_another_exercises_box():
+    from toolkit.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="did you mean '05.2'"):
+        lessons.answer("05.20")
+    with pytest.raises(ParameterError, match="the box of exercise '05.2'"):
+        lessons.answer("05.2", lessons.Answer("05.1"))
