@@ -102,7 +102,8 @@ def test_unknown_paths_and_methods_answer_in_the_spec_shape(sandbox_server):
 @pytest.mark.parametrize("module", ["toolkit.area", "toolkit.secrets", "toolkit.errors", "toolkit.frames",
                                     "toolkit.http", "toolkit.sandbox.store", "toolkit.sandbox.clock",
                                     "toolkit.sandbox.web", "toolkit.config", "toolkit.loopback",
-                                    "toolkit.coords", "toolkit.categories", "toolkit.authpages", "tests.bench.procs"])
+                                    "toolkit.coords", "toolkit.categories", "toolkit.authpages", "tests.bench.procs",
+                                    "toolkit.jupyter.fonts"])
 def test_docstring_examples_of_the_core_run(module):
     import doctest
     import importlib

@@ -2,8 +2,10 @@
 and the lab starts with no news / update checks and auto-started kernels. Bounded in time, loopback only."""
 from __future__ import annotations
 
+import json
 import signal
 import time
+from pathlib import Path
 
 import httpx
 import pytest
@@ -53,23 +55,29 @@ def test_a_signal_stops_jupyterlab_and_the_sandbox_together(tmp_path, sig):
         lab.stop()
 
 
-def test_the_lab_config_folder_keeps_the_users_config_and_adds_the_hangul_font(tmp_path, monkeypatch):
-    from toolkit.cli import LAB_FONT_CSS, lab_config_dir
+def test_in_a_checkout_the_lab_loads_the_jupyter_extensions_from_the_checkout(tmp_path, monkeypatch):
+    """An editable install has no data files: ``toolkit lab`` points JupyterLab at the checkout's server extension
+    config and at a folder holding the built lab extension; where both are installed it adds nothing."""
+    import jupyter_core.paths
 
-    mine = tmp_path / "home-jupyter"
-    (mine / "custom").mkdir(parents=True)
-    (mine / "custom" / "custom.css").write_text("body{color:red}")
-    (mine / "jupyter_server_config.json").write_text("{}")
-    (mine / "lab" / "user-settings").mkdir(parents=True)
-    monkeypatch.setenv("JUPYTER_CONFIG_DIR", str(mine))
-    monkeypatch.delenv("JUPYTERLAB_SETTINGS_DIR", raising=False)
-    monkeypatch.delenv("JUPYTERLAB_WORKSPACES_DIR", raising=False)
-    target, env = lab_config_dir(tmp_path / "run")
-    assert env["JUPYTER_CONFIG_DIR"] == str(target) and (target / "jupyter_server_config.json").exists()
-    assert not (target / "lab").exists()                      # settings and workspaces stay the user's own
-    assert env["JUPYTERLAB_SETTINGS_DIR"] == str(mine / "lab" / "user-settings")
-    assert env["JUPYTERLAB_WORKSPACES_DIR"] == str(mine / "lab" / "workspaces")
-    css = (target / "custom" / "custom.css").read_text()
-    assert css.startswith(LAB_FONT_CSS) and css.endswith("body{color:red}")
-    assert (target / "custom" / "NanumGothic.ttf").stat().st_size > 1_000_000
-    assert (mine / "custom" / "custom.css").read_text() == "body{color:red}"   # the user's file is untouched
+    from toolkit.cli import LABEXTENSION, lab_command, lab_extensions
+
+    monkeypatch.setattr(jupyter_core.paths, "jupyter_config_path", lambda: [str(tmp_path / "no-config")])
+    monkeypatch.setattr(jupyter_core.paths, "jupyter_path", lambda *sub: [str(tmp_path / "no-data")])
+    monkeypatch.delenv("JUPYTER_CONFIG_PATH", raising=False)
+    args, env = lab_extensions(tmp_path / "run")
+    config = Path(env["JUPYTER_CONFIG_PATH"])
+    assert json.loads((config / "jupyter_server_config.d" / "toolkit.json").read_text()) == {
+        "ServerApp": {"jpserver_extensions": {"toolkit.jupyter": True}}}
+    assert args == [f"--LabApp.extra_labextensions_path={(tmp_path / 'run' / 'labextensions').resolve()}"]
+    built = tmp_path / "run" / "labextensions" / LABEXTENSION
+    assert json.loads((built / "package.json").read_text())["name"] == LABEXTENSION
+    assert any((built / "static").glob("remoteEntry.*.js"))
+    cmd = lab_command(tmp_path, ["--", "--port=9"], extensions=args)
+    assert cmd[-2:] == [args[0], "--port=9"] and "--LabApp.custom_css=True" not in cmd     # the user's last
+    # installed (a wheel's data files): nothing added
+    (tmp_path / "no-config" / "jupyter_server_config.d").mkdir(parents=True)
+    (tmp_path / "no-config" / "jupyter_server_config.d" / "toolkit.json").write_text("{}")
+    (tmp_path / "no-data" / LABEXTENSION).mkdir(parents=True)
+    (tmp_path / "no-data" / LABEXTENSION / "package.json").write_text("{}")
+    assert lab_extensions(tmp_path / "again") == ([], {})

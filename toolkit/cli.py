@@ -14,9 +14,10 @@
   runs in its own process group, is asked to stop with SIGTERM and is killed after :data:`LAB_STOP_TIMEOUT`
   seconds. JupyterLab starts without news, update checks or their "official Jupyter news?" toast, and a notebook
   opens with its own kernel started, no kernel-selection dialog (:data:`LAB_SETTINGS`, applied as settings
-  overrides of this run only; your own ``overrides.json`` still wins). Hangul shows in the lab on any machine:
-  the bundled NanumGothic is added to the lab's fonts as a fallback (a ``custom.css`` of this run, see
-  :func:`lab_config_dir`).
+  overrides of this run only; your own ``overrides.json`` still wins). Hangul shows in the lab on any machine
+  through toolkit's Jupyter extensions (:mod:`toolkit.jupyter`), which a wheel install puts in place for any
+  JupyterLab of its environment; in a checkout ``toolkit lab`` loads them from the checkout
+  (:func:`lab_extensions`).
 """
 from __future__ import annotations
 
@@ -113,18 +114,19 @@ def cmd_sandbox(args) -> int:
     return 0
 
 
-def lab_command(notebooks: str | Path, extra: list[str] = (), settings_dir: str | Path | None = None) -> list[str]:
+def lab_command(notebooks: str | Path, extra: list[str] = (), settings_dir: str | Path | None = None,
+                extensions: list[str] = ()) -> list[str]:
     """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder, no news or
-    update checks; ``settings_dir``: the app settings folder holding :data:`LAB_SETTINGS`)."""
+    update checks; ``settings_dir``: the app settings folder holding :data:`LAB_SETTINGS`; ``extensions``: the
+    arguments of :func:`lab_extensions`; ``extra``: the user's own, last)."""
     extra = list(extra)
     if extra[:1] == ["--"]:
         extra = extra[1:]
     root = ["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []  # containers run as root
     quiet = ["--LabApp.news_url=None", "--LabApp.check_for_updates_class=jupyterlab.handlers.announcements.NeverCheckForUpdate"]
-    settings = [f"--LabApp.app_settings_dir={Path(settings_dir).resolve()}", "--LabApp.custom_css=True"] \
-        if settings_dir is not None else []
+    settings = [f"--LabApp.app_settings_dir={Path(settings_dir).resolve()}"] if settings_dir is not None else []
     return [sys.executable, "-m", "jupyter", "lab", f"--notebook-dir={Path(notebooks).resolve()}",
-            "--ip=127.0.0.1", *root, *quiet, *settings, *extra]
+            "--ip=127.0.0.1", *root, *quiet, *settings, *extensions, *extra]
 
 
 def lab_settings_dir(where: str | Path) -> Path:
@@ -220,54 +222,44 @@ def _signal_group(proc: subprocess.Popen, sig) -> None:
         pass
 
 
-LAB_FONT_CSS = """/* toolkit lab: Hangul with the bundled NanumGothic on machines without a CJK font (:root:root wins over
-   the theme's :root, loaded later) */
-@font-face{font-family:'NanumGothic';src:url('NanumGothic.ttf') format('truetype');font-weight:normal;
-  font-display:block}
-@font-face{font-family:'NanumGothic';src:url('NanumGothicBold.ttf') format('truetype');font-weight:bold;
-  font-display:block}
-/* load both faces with the page, before any output draws (a font is otherwise fetched when the first Hangul
-   needs it, and that first text could be laid out with boxes) */
-body::before{content:'한글';font-family:'NanumGothic';position:absolute;left:-9999px;top:0;visibility:hidden}
-body::after{content:'한글';font-family:'NanumGothic';font-weight:bold;position:absolute;left:-9999px;top:0;
-  visibility:hidden}
-:root:root{
-  --jp-ui-font-family:system-ui,-apple-system,blinkmacsystemfont,'Segoe UI',helvetica,arial,'NanumGothic',sans-serif,
-    'Apple Color Emoji','Segoe UI Emoji','Segoe UI Symbol';
-  --jp-content-font-family:var(--jp-ui-font-family);
-  --jp-code-font-family-default:menlo,consolas,'DejaVu Sans Mono','NanumGothic',monospace;
-}
-.jupyter-widgets,.widget-button,.widget-dropdown select,.widget-text input,.widget-html-content,.widget-label{
-  font-family:var(--jp-ui-font-family)}
-"""
+LABEXTENSION = "toolkit-jupyter"
+"""The name of toolkit's prebuilt JupyterLab extension (its built files: ``toolkit/jupyter/labextension``)."""
 
 
-def lab_config_dir(where: str | Path) -> tuple[Path, dict[str, str]]:
-    """A Jupyter config folder for this run: a copy of yours (without its ``lab/`` folder, whose settings and
-    workspaces stay where they are and keep being saved there) plus ``custom/custom.css`` adding NanumGothic as
-    the lab's fallback font (after your own ``custom.css``, which is kept). Returns the folder and the
-    environment variables that point JupyterLab at it."""
-    from jupyter_core.paths import jupyter_config_dir
+def lab_extensions(where: str | Path) -> tuple[list[str], dict[str, str]]:
+    """What JupyterLab needs to load toolkit's Jupyter extensions where the install has not put them in place
+    (a checkout's editable install gets no data files): the command-line arguments and environment variables.
 
-    from .sandbox.pages import font_bytes
+    * the server extension (``toolkit.jupyter``: tiles, the Hangul font): when no folder of Jupyter's config
+      path enables it, ``JUPYTER_CONFIG_PATH`` gets the package's ``jupyter-config`` folder first;
+    * the lab extension ``toolkit-jupyter``: when no ``labextensions`` folder of Jupyter's data path holds it,
+      ``where/labextensions/toolkit-jupyter`` links to the built extension and
+      ``--LabApp.extra_labextensions_path`` names that folder.
 
-    mine = Path(jupyter_config_dir())
-    target = Path(where) / "config"
-    if mine.is_dir():
-        shutil.copytree(mine, target, ignore=lambda folder, names: ["lab"] if Path(folder) == mine else [],
-                        dirs_exist_ok=True)
-    custom = target / "custom"
-    custom.mkdir(parents=True, exist_ok=True)
-    for name in ("NanumGothic.ttf", "NanumGothicBold.ttf"):
-        data = font_bytes(name)
-        if data is not None:
-            (custom / name).write_bytes(data)
-    css = custom / "custom.css"
-    css.write_text(LAB_FONT_CSS + (css.read_text("utf-8") if css.exists() else ""), "utf-8")
-    env = {"JUPYTER_CONFIG_DIR": str(target),
-           "JUPYTERLAB_SETTINGS_DIR": os.environ.get("JUPYTERLAB_SETTINGS_DIR", str(mine / "lab" / "user-settings")),
-           "JUPYTERLAB_WORKSPACES_DIR": os.environ.get("JUPYTERLAB_WORKSPACES_DIR", str(mine / "lab" / "workspaces"))}
-    return target, env
+    A regular (wheel) install has both in place, and gets nothing here."""
+    from jupyter_core.paths import jupyter_config_path, jupyter_path
+
+    package = Path(__file__).resolve().parent
+    args: list[str] = []
+    env: dict[str, str] = {}
+    enabled = any((Path(folder) / "jupyter_server_config.d" / "toolkit.json").is_file()
+                  for folder in jupyter_config_path())
+    config = package.parent / "jupyter-config"
+    if not enabled and (config / "jupyter_server_config.d" / "toolkit.json").is_file():
+        env["JUPYTER_CONFIG_PATH"] = os.pathsep.join(p for p in (str(config), os.environ.get("JUPYTER_CONFIG_PATH"))
+                                                     if p)
+    installed = any((Path(folder) / LABEXTENSION / "package.json").is_file()
+                    for folder in jupyter_path("labextensions"))
+    built = package / "jupyter" / "labextension"
+    if not installed and (built / "package.json").is_file():
+        folder = Path(where) / "labextensions"
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            (folder / LABEXTENSION).symlink_to(built, target_is_directory=True)
+        except OSError:                   # no symbolic links here (Windows without the privilege)
+            shutil.copytree(built, folder / LABEXTENSION)
+        args.append(f"--LabApp.extra_labextensions_path={folder.resolve()}")
+    return args, env
 
 
 def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
@@ -313,9 +305,9 @@ def cmd_lab(args) -> int:
     print(f"sandbox on {server.base_url}; starting JupyterLab on {folder.resolve()}\n  ({what})", flush=True)
     try:
         with tempfile.TemporaryDirectory(prefix="toolkit-lab-") as tmp:
-            cmd = lab_command(folder, args.lab_args, settings_dir=lab_settings_dir(tmp))
-            _, config_env = lab_config_dir(tmp)
-            return run_until_signalled(cmd, {**env, **config_env}, announce=folder.resolve())
+            ext_args, ext_env = lab_extensions(tmp)
+            cmd = lab_command(folder, args.lab_args, settings_dir=lab_settings_dir(tmp), extensions=ext_args)
+            return run_until_signalled(cmd, {**env, **ext_env}, announce=folder.resolve())
     finally:
         server.stop()
         print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -16,13 +18,64 @@ ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-net
 def browser():
     """Module-scoped: Playwright's sync API runs an event loop in the main thread while it is open, so it
     must be closed before other tests call asyncio.run()."""
+    yield from _launch()
+
+
+def _launch(env: dict | None = None):
     if not os.path.exists(CHROMIUM) and not shutil.which("chromium"):
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
     with sync_api.sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True,
+                                     env=None if env is None else {**os.environ, **env})
         yield browser
         browser.close()
+
+
+NO_KOREAN_FONTS = """<?xml version="1.0"?>
+<!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+<!-- the machine's fonts, less every font that covers Korean (Nanum, Noto CJK, Un, Baekmuk, ... all declare ko) -->
+<fontconfig>
+  <include ignore_missing="yes">{base}</include>
+  <selectfont>
+    <rejectfont>
+      <pattern><patelt name="lang"><string>ko</string></patelt></pattern>
+      <glob>*Nanum*</glob>
+      <glob>*/noto-cjk/*</glob>
+      <glob>*/unfonts*/*</glob>
+      <glob>*/baekmuk/*</glob>
+    </rejectfont>
+  </selectfont>
+</fontconfig>
+"""
+"""A fontconfig file that hides every Korean font of the machine (``{base}``: the configuration it starts from)."""
+
+
+def korean_fonts(fontconfig_file: str | Path | None = None) -> list[str]:
+    """The fonts fontconfig (``fc-list :lang=ko``) lists as covering Korean under ``fontconfig_file``."""
+    env = dict(os.environ)
+    if fontconfig_file is not None:
+        env["FONTCONFIG_FILE"] = str(fontconfig_file)
+    done = subprocess.run(["fc-list", ":lang=ko", "file"], capture_output=True, text=True, env=env, timeout=60,
+                          check=True)
+    return sorted(line.strip() for line in done.stdout.splitlines() if line.strip())
+
+
+@pytest.fixture(scope="session")
+def no_korean_fontconfig(tmp_path_factory) -> Path:
+    """A ``FONTCONFIG_FILE`` under which fontconfig knows no font that covers Korean (checked with fc-list)."""
+    if shutil.which("fc-list") is None:
+        pytest.skip("fontconfig's fc-list is not installed")
+    path = tmp_path_factory.mktemp("fontconfig") / "fonts.conf"
+    path.write_text(NO_KOREAN_FONTS.format(base="/etc/fonts/fonts.conf"), "utf-8")
+    assert korean_fonts(path) == [], "the fontconfig that hides Korean fonts still lists some"
+    return path
+
+
+@pytest.fixture(scope="module")
+def browser_without_korean_fonts(no_korean_fontconfig):
+    """chromium that sees no Korean font of the machine: Hangul draws only with a web font."""
+    yield from _launch({"FONTCONFIG_FILE": str(no_korean_fontconfig)})
 
 
 @pytest.fixture

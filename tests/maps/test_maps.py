@@ -172,3 +172,27 @@ def test_the_inlined_hangul_font_is_the_same_bytes_on_every_run():
     assert sub.flavor == "woff" and {chr(c) for c in sub.getBestCmap()} >= set("서면카페")
     # fontTools would stamp the time of the run into the head table (and the stored notebooks would differ)
     assert sub["head"].modified == TTFont(str(hangul_font_path()))["head"].modified
+
+
+def test_a_bold_hangul_title_gets_a_bold_face_and_the_family_comes_first():
+    """The legend's ``<b>교통 상황</b>``: a second face, from NanumGothic Bold, with just the bold text's
+    characters; the inlined family is the first of the map's fonts (after Arial, chromium drew the bold run as
+    boxes)."""
+    import base64
+    import io
+    import re
+
+    from fontTools.ttLib import TTFont
+
+    css = mapassets.hangul_font_css('<div class="toolkit-legend"><b>교통 상황</b><div>정체</div></div>')
+    faces = re.findall(r"@font-face\{font-family:'toolkit-hangul';src:url\('data:font/woff;base64,(.*?)'\) "
+                       r"format\('woff'\)(;font-weight:bold)?\}", css, re.S)
+    assert [bool(bold) for _, bold in faces] == [False, True], css[:200]
+    fonts = [TTFont(io.BytesIO(base64.b64decode(data.replace("\\\n", "")))) for data, _ in faces]
+    assert {chr(c) for c in fonts[0].getBestCmap()} == set("교통상황정체")
+    assert {chr(c) for c in fonts[1].getBestCmap()} == set("교통상황")
+    assert fonts[0]["name"].getDebugName(2) == "Regular" and fonts[1]["name"].getDebugName(2) == "Bold"
+    assert "{font-family:'toolkit-hangul','Helvetica Neue',Arial" in css
+    # no bold text, no bold face; no Hangul, no style at all
+    assert mapassets.hangul_font_css("<div>정체</div>").count("@font-face") == 1
+    assert mapassets.hangul_font_css("<b>plain</b>") == ""

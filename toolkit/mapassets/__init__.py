@@ -110,45 +110,74 @@ def inline_assets(names) -> str:
     return "\n".join([*out, JQUERY_SHIM])
 
 
+_BOLD = re.compile(r"<(b|strong|th|h[1-6])\b[^>]*>(.*?)</\1\s*>", re.S | re.I)
+"""Elements a browser draws bold by default: their text also gets the bold face."""
+
+
 def hangul_font_css(text: str) -> str:
     """A ``<style>`` with the bundled Hangul font (NanumGothic, SIL OFL) cut down to the non-ASCII characters of
-    ``text`` and inlined as a WOFF data URL, used by the map's HTML text (tooltips, popups, legend, attribution),
-    so Hangul shows on a machine without a CJK font. Empty when ``text`` has no such character."""
-    chars = "".join(sorted({c for c in text if ord(c) > 0x2000}))
+    ``text`` and inlined as WOFF data URLs, used by the map's HTML text (tooltips, popups, legend, attribution),
+    so Hangul shows on a machine without a CJK font. Empty when ``text`` has no such character.
+
+    The family comes first in the map's font list: it holds only those characters, so every other character
+    still draws in the fonts after it, and Hangul never reaches them (chromium drew a bold run of Hangul words,
+    the legend's title ``<b>교통 상황</b>``, as boxes when Arial came before this family: Liberation Sans Bold,
+    Arial on Linux, took the run whole). Text in bold elements (``<b>``, ``<strong>``, ``<th>``, headings) gets a
+    bold face cut from NanumGothic Bold to just its characters, so it is drawn in the real bold rather than emboldened by the browser.
+
+    >>> css = hangul_font_css("<b>교통 상황</b> 정체")                         # doctest: +SKIP
+    >>> css.count("@font-face"), "font-weight:bold" in css                    # doctest: +SKIP
+    (2, True)
+    """
+    chars = _hangul_chars(text)
     if not chars:
         return ""
+    faces = [_font_face(chars, bold=False)]
+    bold = _hangul_chars("".join(m.group(2) for m in _BOLD.finditer(text)))
+    if bold:
+        faces.append(_font_face(bold, bold=True))
+    return ("<style>" + "".join(faces) + ".leaflet-container,.toolkit-legend{font-family:"
+            "'toolkit-hangul','Helvetica Neue',Arial,Helvetica,sans-serif}</style>")
+
+
+def _hangul_chars(text: str) -> str:
+    return "".join(sorted({c for c in text if ord(c) > 0x2000}))
+
+
+def _font_face(chars: str, bold: bool) -> str:
     # the base64 is cut into lines of 40 with CSS line continuations (backslash-newline, removed by the CSS
     # parser), so no long run of it looks like a token to the notebooks' secret scan
-    data = _font_subset(chars)
+    data = _font_subset(chars, bold)
     wrapped = "\\\n".join(data[i:i + 40] for i in range(0, len(data), 40))
-    return ("<style>@font-face{font-family:'toolkit-hangul';src:url('data:font/woff;base64,"
-            f"{wrapped}') format('woff')}}.leaflet-container,.toolkit-legend{{font-family:"
-            "'Helvetica Neue',Arial,Helvetica,'toolkit-hangul',sans-serif}</style>")
+    return ("@font-face{font-family:'toolkit-hangul';src:url('data:font/woff;base64,"
+            f"{wrapped}') format('woff')" + (";font-weight:bold}" if bold else "}"))
 
 
 @lru_cache(maxsize=64)
-def _font_subset(chars: str) -> str:
-    """The base64 WOFF of NanumGothic cut down to ``chars``, made in a child process: fontTools and the parsed
-    font take about 30 MB that would otherwise stay in the kernel for good (a class of 60 kernels on one machine
-    pays that 60 times); the same bytes are made in this process where no child can be started."""
+def _font_subset(chars: str, bold: bool = False) -> str:
+    """The base64 WOFF of NanumGothic (``bold``: NanumGothic Bold) cut down to ``chars``, made in a child
+    process: fontTools and the parsed font take about 30 MB that would otherwise stay in the kernel for good (a
+    class of 60 kernels on one machine pays that 60 times); the same bytes are made in this process where no
+    child can be started."""
     import os
     import subprocess
     import sys
 
-    code = "import sys; from toolkit.mapassets import _subset_here; sys.stdout.write(_subset_here(sys.stdin.read()))"
+    code = ("import sys; from toolkit.mapassets import _subset_here; "
+            "sys.stdout.write(_subset_here(sys.stdin.read(), sys.argv[1] == 'bold'))")
     here = str(Path(__file__).resolve().parents[2])          # the folder holding the toolkit package
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (here, os.environ.get("PYTHONPATH")) if p)}
     try:
-        done = subprocess.run([sys.executable, "-c", code], input=chars, capture_output=True, text=True,
-                              encoding="utf-8", timeout=120, env=env)
+        done = subprocess.run([sys.executable, "-c", code, "bold" if bold else "regular"], input=chars,
+                              capture_output=True, text=True, encoding="utf-8", timeout=120, env=env)
         if done.returncode == 0 and done.stdout.strip():
             return done.stdout.strip()
     except (OSError, subprocess.SubprocessError, ValueError):
         pass
-    return _subset_here(chars)
+    return _subset_here(chars, bold)
 
 
-def _subset_here(chars: str) -> str:
+def _subset_here(chars: str, bold: bool = False) -> str:
     """:func:`_font_subset` in this process."""
     import base64
     import io
@@ -166,7 +195,7 @@ def _subset_here(chars: str) -> str:
     options.layout_features = []
     options.name_IDs = [0, 1, 2]
     options.recalc_timestamp = False
-    with TTFont(str(hangul_font_path()), recalcTimestamp=False) as font:    # same bytes on every run
+    with TTFont(str(hangul_font_path(bold)), recalcTimestamp=False) as font:    # same bytes on every run
         sub = subset.Subsetter(options)
         sub.populate(text=chars)
         sub.subset(font)

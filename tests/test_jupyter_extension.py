@@ -1,0 +1,121 @@
+"""toolkit's Jupyter extensions: the server extension's Hangul font route (a real ``jupyter server`` with the
+checkout's config, as ``toolkit lab`` starts it in a checkout), the shipped subsets, and the built lab extension
+against its source. The browser side is tests/browser/test_lab_hangul.py."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.labrun import free_port
+from toolkit.jupyter import fonts
+
+REPO = Path(__file__).resolve().parents[1]
+BUILT = REPO / "toolkit" / "jupyter" / "labextension"
+SOURCE = REPO / "labextension"
+
+
+def test_font_names_are_looked_up_never_joined_to_a_folder():
+    assert fonts.font_bytes("NanumGothic-hangul.woff2")[:4] == b"wOF2"
+    assert fonts.font_bytes("NanumGothicBold-hangul.woff2")[:4] == b"wOF2"
+    for name in ("../fonts.py", "NanumGothic.ttf", "", "hangul/README.md"):
+        assert fonts.font_bytes(name) is None
+
+
+def test_the_shipped_subsets_hold_every_hangul_code_point_of_nanumgothic_and_nothing_else():
+    pytest.importorskip("brotli")
+    from fontTools.ttLib import TTFont
+
+    from toolkit.fonts import hangul_font_path
+
+    wanted = {u for lo, hi in fonts.HANGUL_RANGES for u in range(lo, hi + 1)}
+    for name, bold in fonts.FACES.items():
+        with TTFont(str(fonts.FONT_DIR / name)) as shipped, TTFont(str(hangul_font_path(bold)), lazy=True) as font:
+            source = set(font.getBestCmap())
+            assert shipped.flavor == "woff2"
+            assert set(shipped.getBestCmap()) == source & wanted
+            assert len(source & wanted) >= 11172           # every modern syllable
+            assert shipped["name"].getDebugName(2) == ("Bold" if bold else "Regular")
+
+
+def test_the_built_lab_extension_is_built_from_its_source():
+    package = json.loads((BUILT / "package.json").read_text())
+    source = json.loads((SOURCE / "package.json").read_text())
+    assert package["name"] == source["name"] == "toolkit-jupyter"
+    assert (BUILT / package["jupyterlab"]["_build"]["load"]).is_file()
+    built_js = "".join(p.read_text("utf-8") for p in (BUILT / "static").glob("*.js"))
+    src = (SOURCE / "src" / "index.js").read_text("utf-8")
+    for text in (fonts.UNICODE_RANGE, *fonts.FACES, "toolkit-hangul", "toolkit-jupyter:hangul-font"):
+        assert text in src and text in built_js, text
+    # every function of the source is in the built bundle (a change to src/ without a rebuild shows here)
+    for name in re.findall(r"^(?:export )?function (\w+)", src, re.M):
+        assert re.search(rf"\b{name}\b", built_js) or name in ("themeValues", "variablesRule"), name
+    assert (SOURCE / "package-lock.json").is_file()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    """``jupyter server`` with the checkout's config folder on JUPYTER_CONFIG_PATH (the server extension)."""
+    pytest.importorskip("jupyter_server")
+    work = tmp_path_factory.mktemp("jupyter-server")
+    port, token = free_port(), secrets.token_hex(16)
+    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
+    env.update(JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"), JUPYTER_RUNTIME_DIR=str(work / "runtime"),
+               JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"))
+    root = ["--allow-root"] if os.geteuid() == 0 else []
+    cmd = [sys.executable, "-m", "jupyter", "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
+           "--ServerApp.port_retries=0", f"--ServerApp.token={token}", f"--ServerApp.base_url=/user/ann/",
+           f"--ServerApp.root_dir={work}", *root]
+    log = (work / "server.log").open("wb")
+    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+    url = f"http://127.0.0.1:{port}/user/ann/"
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            try:
+                if httpx.get(url + "api/status", params={"token": token}, timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                time.sleep(0.3)
+        else:
+            pytest.fail("jupyter server did not answer:\n" + (work / "server.log").read_text()[-3000:])
+        yield url, token, work / "server.log"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(20)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+        log.close()
+
+
+def test_the_server_serves_the_font_under_its_base_url_with_cache_headers(server):
+    url, token, log = server
+    auth = {"Authorization": f"token {token}"}
+    for name, bold in fonts.FACES.items():
+        r = httpx.get(f"{url}toolkit/fonts/{name}", headers=auth)
+        assert r.status_code == 200 and r.content == fonts.font_bytes(name)
+        assert r.headers["content-type"] == "font/woff2"
+        assert r.headers["cache-control"] == "private, max-age=604800"
+        again = httpx.get(f"{url}toolkit/fonts/{name}", headers={**auth, "If-None-Match": r.headers["etag"]})
+        assert again.status_code == 304 and again.content == b""
+    missing = httpx.get(f"{url}toolkit/fonts/NanumGothic.ttf", headers=auth)
+    assert missing.status_code == 404 and "NanumGothic-hangul.woff2" in missing.text
+    # not under the base URL; not without login (a browser is sent to the login page)
+    assert httpx.get(url.replace("/user/ann/", "/") + "toolkit/fonts/NanumGothic-hangul.woff2",
+                     headers=auth).status_code == 404
+    anonymous = httpx.get(f"{url}toolkit/fonts/NanumGothic-hangul.woff2")
+    assert anonymous.status_code in (302, 403) and anonymous.content != fonts.font_bytes("NanumGothic-hangul.woff2")
+    httpx.get(f"{url}toolkit/fonts/nope.woff2", params={"token": token})
+    time.sleep(0.5)
+    assert token not in log.read_text("utf-8", "replace"), "the token reached the server's log"
