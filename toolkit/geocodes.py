@@ -5,9 +5,11 @@ the reason.
 
 * ``matched``: one place answers the address. Documents that write the query's own building or lot number
   exactly are the candidates; when none does, every document is (the service's ``similar`` search also returns
-  ``N-M`` for ``N``). Candidates within :data:`SAME_PLACE_M` metres of the first are the same place.
+  ``N-M`` for ``N``). Candidates within :data:`SAME_PLACE_M` metres of the first and in its district are the same
+  place (a building and its lots).
 * ``ambiguous``: the candidates are different places (the same road name in two districts, a dong name in
-  several); the first is used.
+  several; a building on a district border that has an address in each district, as counts by district differ);
+  the first is used.
 * ``region``: the answer is a region (``REGION``) or a road without a number (``ROAD``): its centre, not an
   address. ``x``/``y`` hold that centre; count only ``matched`` rows as addresses.
 * ``not_found``: no document.
@@ -85,10 +87,17 @@ def judge(meta: dict, query: str) -> tuple[str, int]:
     cand = exact or list(range(len(docs)))
     first = cand[0]
     fx, fy = float(docs[first]["x"]), float(docs[first]["y"])
-    others = [i for i in cand[1:] if _metres(fx, fy, float(docs[i]["x"]), float(docs[i]["y"])) > SAME_PLACE_M]
+    district = _district(docs[first])
+    others = [i for i in cand[1:] if _metres(fx, fy, float(docs[i]["x"]), float(docs[i]["y"])) > SAME_PLACE_M
+              or _district(docs[i]) != district]
     if not exact and int(meta.get("total_count") or 0) > len(docs):
         return "ambiguous", first          # more near-matches than a page: not one place
     return ("ambiguous" if others else "matched"), first
+
+
+def _district(doc: dict) -> str:
+    part = doc.get("address") or doc.get("road_address") or {}
+    return str(part.get("region_2depth_name") or "")
 
 
 def _same_number(written, found, kind) -> bool:

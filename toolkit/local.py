@@ -758,7 +758,7 @@ class LocalArea(Area):
         ``max_concurrency`` (default 64); an integer fixes it (1: one after the other). ``rate`` caps request
         starts per second (None: no cap). Retries are the core's (idempotent GETs: 5xx, 429, network).
         ``ambiguous`` means the first page's documents that match the written number are different places
-        (more than 50 m apart: the same road name in two districts); the first is used. Documents of one place
+        (more than 50 m apart or in different districts: the same road name in two districts); the first is used. Documents of one place
         (a building and its lots) or the ``N-M`` neighbours the service adds to ``N`` leave the row ``matched``. A quota error (-10) stops the run
         cleanly with a ``UserWarning`` that says how to resume: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
