@@ -389,3 +389,27 @@ def test_consent_report_of_a_world_without_consents_says_how_to_get_some(fresh_t
     with pytest.warns(ToolkitWarning, match=r"replay_consent_history\(\)"):
         report = fresh_tk.user.consent_report()
     assert report.empty and "replay_consent_history" in report.attrs["meta"]["hint"]
+
+
+def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
+    """The inline backend shows the figures a cell opened when it ends; the figure's own display then shows
+    nothing while it is open, and shows it once it was closed (in a later cell)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import IPython.display
+
+    import toolkit.plots
+    from toolkit.reports import consent_figure, consent_summary
+
+    shown = []
+    monkeypatch.setattr(toolkit.plots, "_inline", lambda: True)
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    fig = consent_figure(consent_summary(pd.DataFrame({"profile": [True]}, index=[1])))
+    fig._ipython_display_()
+    assert shown == []                       # open: the backend shows it at the end of the cell
+    plt.close(fig)
+    fig._ipython_display_()
+    assert shown == [fig]                    # closed: a later cell's display shows it
+    assert callable(fig._ipython_display_)   # and it stays so
