@@ -56,9 +56,10 @@ def test_paragraph_names_outages_with_their_apis_and_the_current_state():
                             end="2026-11-17")
     assert "2026-11-14 to 2026-11-17 (UTC days)" in text
     assert "available 85.7% of the product-days counted (6 of 7)" in text
-    assert "Outages (RED) on 1 product-day(s): local on 2026-11-15 (local_search_address)." in text
-    assert "Planned maintenance (not counted) on 1 product-day(s): login on 2026-11-17." in text
-    assert "Least available product: local (75.0%)." in text
+    # products and APIs by their names, not their ids
+    assert "Outages (RED) on 1 product-day(s): 로컬 on 2026-11-15 (주소 검색)." in text
+    assert "Planned maintenance (not counted) on 1 product-day(s): 로그인 on 2026-11-17." in text
+    assert "Least available product: 로컬 (75.0%)." in text and "local_search_address" not in text
     assert text.endswith(f"({AVAILABILITY_DEFINITION})")
     assert "Right now: login YELLOW." in text
 
@@ -73,18 +74,21 @@ def test_weekly_report_exports_csv_excel_png_and_text(tmp_path):
     h["apiName"] = h["apiName"].astype("string")
     report = status_weekly(current().assign(productName="x", apiName=None), h)
     written = report.export(tmp_path)
-    assert set(written) == {"availability.csv", "incidents.csv", "xlsx", "png", "txt"}
-    back = pd.read_csv(written["incidents.csv"], encoding="utf-8-sig")
+    # one kind of key: the file name
+    assert set(written) == {"status_availability.csv", "status_incidents.csv", "status.xlsx", "status.png",
+                            "status.txt"}
+    assert all(path.name == name for name, path in written.items())
+    back = pd.read_csv(written["status_incidents.csv"], encoding="utf-8-sig")
     assert list(back["subject"]) == ["local", "local / local_search_address", "login"]
-    book = pd.read_excel(written["xlsx"], sheet_name=None)
+    book = pd.read_excel(written["status.xlsx"], sheet_name=None)
     assert set(book) == {"availability", "incidents"} and len(book["availability"]) == 3
-    assert written["png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
-    assert written["txt"].read_text("utf-8").startswith("Status update for 2026-11-14 to 2026-11-17")
+    assert written["status.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert written["status.txt"].read_text("utf-8").startswith("Status update for 2026-11-14 to 2026-11-17")
 
 
 def test_export_without_excel_writes_csv_only(tmp_path):
     written = export_frames(tmp_path, {"t": pd.DataFrame({"a": [1]})}, excel=False)
-    assert set(written) == {"t.csv"}
+    assert set(written) == {"report_t.csv"}
 
 
 def test_consent_summary_rates_with_n_and_required_flag():
@@ -226,7 +230,8 @@ def test_consent_figure_labels_each_bar_with_agreed_over_n():
     fig = consent_figure(consent_summary(report, scopes), trend)
     bars, line = fig.axes
     assert [t.get_text() for t in bars.texts] == ["2/2", "1/2"]
-    assert [ln.get_label() for ln in line.get_lines()] == ["friends"]
+    assert [t.get_text() for t in bars.get_xticklabels()] == ["a", "b"]       # display names, not scope ids
+    assert [ln.get_label() for ln in line.get_lines()] == ["b"]
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -239,12 +244,18 @@ def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk)
     assert made["end"] - made["start"] == 7200 and made["start"] == fresh_tk.sandbox.clock()["unix"] - 600
     assert fresh_tk.sandbox.incidents()[-1]["id"] == made["id"]
     fresh_tk.sandbox.advance(minutes=5)
+    same_day = fresh_tk.status.weekly(days=7)          # whole days only: today's incident is not in it yet
+    assert pd.Timestamp(made["start"], unit="s", tz="UTC") not in set(same_day.periods["start"])
+    fresh_tk.sandbox.advance(days=1)
     after = fresh_tk.status.weekly(days=7)
-    today = after.incidents[after.incidents["date_utc"] == after.end]
-    assert "local / local_search_keyword" in set(today["subject"])
-    assert "local on 2026-11-20 (local_search_keyword)" in after.text and "local_search_keyword" not in before.text
-    local = after.availability.set_index("subject").loc["local"]
+    day = pd.Timestamp(made["start"], unit="s", tz="UTC").strftime("%Y-%m-%d")
+    assert "local / local_search_keyword" in set(after.incidents.loc[after.incidents["date_utc"] == day, "subject"])
+    local = after.days.set_index("subject").loc["local"]
     assert local["RED"] == before.availability.set_index("subject").loc["local", "RED"] + 1
+    # the two hours are time down, named by the API's name
+    api = after.availability[after.availability["apiId"] == "local_search_keyword"].iloc[0]
+    assert api["down_min"] == 120 and api["name"] != "local_search_keyword"
+    assert f"{api['name']} {day}" in after.text and "local_search_keyword" not in after.text
 
 
 def _days(statuses: dict[str, list[str]]) -> pd.DataFrame:
@@ -297,3 +308,108 @@ def test_maintenance_only_is_not_an_outage_and_all_up_says_so():
     av = status_availability(whole)
     assert av["availability_pct"].isna().all()
     assert "no product-day counted" in _paragraph(whole)
+
+
+# ---------------------------------------------------------------------------------------------- availability as time
+def _week_history(products=("local", "login")) -> pd.DataFrame:
+    days = pd.date_range("2026-11-09", periods=7, freq="D", tz="UTC")
+    rows = [{"date": d, "productId": p, "productName": {"local": "Local", "login": "Login"}[p], "apiId": None,
+             "apiName": None, "status": "GREEN"} for d in days for p in products]
+    rows.append({"date": days[2], "productId": "local", "productName": "Local", "apiId": "local_search_keyword",
+                 "apiName": "Keyword search", "status": "RED"})
+    df = pd.DataFrame(rows)
+    df["status"] = pd.Categorical(df["status"], categories=STATUS_ORDER, ordered=True)
+    return df
+
+
+def test_a_two_hour_outage_in_a_week_is_about_99_percent_available():
+    from toolkit.reports import UPTIME_DEFINITION, status_uptime, uptime_paragraph
+
+    start, end = pd.Timestamp("2026-11-09", tz="UTC"), pd.Timestamp("2026-11-16", tz="UTC")
+    outage = pd.Timestamp("2026-11-11 03:00", tz="UTC")
+    incidents = [{"api": "local_search_keyword", "status": "RED", "start": int(outage.timestamp()),
+                  "end": int(outage.timestamp()) + 7200},
+                 {"api": "local_search_keyword", "status": "YELLOW", "start": int(outage.timestamp()) + 7200,
+                  "end": int(outage.timestamp()) + 3 * 3600},
+                 {"api": "login_token", "status": "MAINTENANCE", "start": "2026-11-12T01:00:00Z",
+                  "end": "2026-11-12T02:00:00Z"},
+                 {"api": "local_search_keyword", "status": "RED", "start": "2026-11-20T00:00:00Z",
+                  "end": "2026-11-20T05:00:00Z"}]                        # outside the window: not counted
+    up = status_uptime(incidents, start, end, _week_history()).set_index("name")
+    local = up.loc["Local"]
+    assert local["minutes"] == 7 * 1440 and local["down_min"] == 120 and local["degraded_min"] == 60
+    assert local["availability_pct"] == round(100 * (7 * 1440 - 120) / (7 * 1440), 2) >= 98
+    api = up.loc["Local · Keyword search"]
+    assert api["down_min"] == 120 and api["productId"] == "local"
+    login = up.loc["Login"]                          # maintenance is not counted: up all the time counted
+    assert login["maintenance_min"] == 60 and login["counted_min"] == 7 * 1440 - 60
+    assert login["availability_pct"] == 100.0
+    text = uptime_paragraph(up.reset_index(), incidents, start, end, window="the week")
+    assert "were available 99.40% of the time counted" in text
+    assert "Outages (RED): Local · Keyword search 2026-11-11 03:00–05:00 UTC (2 h 00 min)." in text
+    assert "Degraded service (YELLOW, counted as up): Local · Keyword search 2026-11-11 05:00–06:00 UTC (1 h 00 min)."\
+        in text
+    assert "Least available product: Local (98.81%)." in text and "local_search_keyword" not in text
+    assert text.endswith(f"({UPTIME_DEFINITION})")
+
+
+def test_weekly_covers_whole_days_or_the_kst_week(fresh_tk):
+    fresh_tk.sandbox.freeze()
+    now = pd.Timestamp(fresh_tk.sandbox.clock()["unix"], unit="s", tz="UTC")
+    weekly = fresh_tk.status.weekly(days=7)
+    assert pd.Timestamp(weekly.end) == now.normalize() and pd.Timestamp(weekly.start) == now.normalize() - pd.Timedelta(
+        days=7)
+    assert weekly.history["date"].max() < now.normalize()           # today's partial day is not in the day counts
+    kst = fresh_tk.status.weekly(week="KST")
+    start, end = pd.Timestamp(kst.start).tz_convert("Asia/Seoul"), pd.Timestamp(kst.end).tz_convert("Asia/Seoul")
+    assert start.weekday() == 0 and (start.hour, start.minute) == (0, 0) and end - start == pd.Timedelta(days=7)
+    assert end <= now.tz_convert("Asia/Seoul") < end + pd.Timedelta(days=7)
+    assert kst.window.startswith("the week Monday ") and kst.window.endswith("(KST)")
+    assert set(kst.availability["availability_pct"].dropna()) and {"days", "periods"} <= set(kst.tables())
+    with pytest.raises(Exception, match="week"):
+        fresh_tk.status.weekly(week="UTC")
+
+
+def test_excel_sheets_fit_their_columns_and_keep_dates_as_dates(tmp_path):
+    openpyxl = pytest.importorskip("openpyxl")
+    table = pd.DataFrame({"day": pd.to_datetime(["2026-11-14", "2026-11-15"]),
+                          "at": pd.to_datetime(["2026-11-14 10:30", "2026-11-15 11:00"], utc=True),
+                          "a_rather_long_column_name": [1, 2], "지역": ["부산광역시 해운대구", "x"]})
+    written = export_frames(tmp_path, {"t": table}, excel=True)
+    sheet = openpyxl.load_workbook(written["report.xlsx"])["t"]
+    widths = {c: sheet.column_dimensions[c].width for c in "ABCD"}
+    assert widths["C"] >= len("a_rather_long_column_name") and widths["D"] >= 2 * len("부산광역시해운대구")
+    assert widths["A"] < widths["C"]
+    assert sheet["A2"].number_format == "yyyy-mm-dd" and sheet["B2"].number_format == "yyyy-mm-dd hh:mm"
+
+
+def test_consent_report_of_a_world_without_consents_says_how_to_get_some(fresh_tk):
+    from toolkit.errors import ToolkitWarning
+
+    with pytest.warns(ToolkitWarning, match=r"replay_consent_history\(\)"):
+        report = fresh_tk.user.consent_report()
+    assert report.empty and "replay_consent_history" in report.attrs["meta"]["hint"]
+
+
+def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
+    """The inline backend shows the figures a cell opened when it ends; the figure's own display then shows
+    nothing while it is open, and shows it once it was closed (in a later cell)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import IPython.display
+
+    import toolkit.plots
+    from toolkit.reports import consent_figure, consent_summary
+
+    shown = []
+    monkeypatch.setattr(toolkit.plots, "_inline", lambda: True)
+    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    fig = consent_figure(consent_summary(pd.DataFrame({"profile": [True]}, index=[1])))
+    fig._ipython_display_()
+    assert shown == []                       # open: the backend shows it at the end of the cell
+    plt.close(fig)
+    fig._ipython_display_()
+    assert shown == [fig]                    # closed: a later cell's display shows it
+    assert callable(fig._ipython_display_)   # and it stays so

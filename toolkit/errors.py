@@ -71,13 +71,25 @@ HINTS: dict[str | int, str] = {
 }
 
 
-def hint_for(key: str | int | None, auth: str | None = None) -> str:
+# Hints for one message of a code whose general hint would mislead (message fragment → hint).
+MESSAGE_HINTS: dict[str, str] = {
+    "departure_time must not be in the past": "departure_time is read as Korean time (KST, UTC+9) and must not be "
+    "before the service's clock (the sandbox's: tk.sandbox.clock()); give a later time, e.g. "
+    "datetime.now(ZoneInfo('Asia/Seoul')) + timedelta(hours=1), or the text 'yyyyMMddHHmm' in KST",
+}
+
+
+def hint_for(key: str | int | None, auth: str | None = None, msg: str | None = None) -> str:
     """The one-line hint of an error code or value; ``auth`` (one of :data:`AUTH_KINDS`) picks the hint
     of a code whose fix depends on what the call presented (-401).
 
     >>> hint_for(-10)[:20], hint_for(-402)[:33]
     ('API quota exhausted:', 'the user has not consented to the')
     """
+    if msg:
+        for fragment, hint in MESSAGE_HINTS.items():
+            if fragment in msg:
+                return hint
     if key is None:
         return ""
     return HINTS.get((key, auth), "") or HINTS.get(key, "")
@@ -173,7 +185,7 @@ class ApiError(_HttpError):
         self.code, self.msg, self.status, self.endpoint = code, msg, status, endpoint
         self.body, self.headers = body, dict(headers or {})
         self.auth = auth or _auth_from_headers(self.headers)
-        self.hint = hint_for(code, self.auth)
+        self.hint = hint_for(code, self.auth, msg if isinstance(msg, str) else None)
         text = f"{msg} (code {code}){self._where()}"
         if self.hint:
             text += f" — hint: {self.hint}"

@@ -39,7 +39,8 @@ def to_geodataframe(data: Any, *, x: str = "x", y: str = "y"):
 
     >>> import toolkit
     >>> gdf = toolkit.to_geodataframe(tk.local.address("전포동 341-17"))          # doctest: +SKIP
-    >>> toolkit.to_geodataframe(tk.navi.directions(a, b).roads).length             # doctest: +SKIP
+    >>> roads = toolkit.to_geodataframe(tk.navi.directions(a, b).roads)             # doctest: +SKIP
+    >>> roads.to_crs(5179).length        # metres: EPSG:5179 (Korea 2000, metres); in EPSG:4326 .length is degrees   # doctest: +SKIP
     """
     gpd = _geopandas()
     import pandas as pd

@@ -12,6 +12,7 @@ systems, keyword and category place search, bulk geocoding of a DataFrame column
 >>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
 >>> tk.local.geocode(["전포동 341-17", "중앙대로 692"])             # a list (tuple, Index, Series, dask) too
 >>> tk.local.regions_of(df, x="x", y="y")                         # adds region_status, b_code, h_code, ...
+>>> tk.local.count_around("CE7", [(129.1604, 35.1631)], radius=300)  # places around each point, zeros kept
 >>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))  # one row per leg, summary in attrs
 """
 from __future__ import annotations
@@ -62,7 +63,7 @@ ADDRESS_COLUMNS = list(ADDRESS_SCHEMA.columns)
 PLACE_COLUMNS = list(PLACE_SCHEMA.columns)
 REGION_COLUMNS = list(REGION_SCHEMA.columns)
 GEOCODE_COLUMNS = ["x", "y", "geocode_status", "geocode_matches", "geocode_address", "geocode_address_type",
-                   "geocode_error"]
+                   "geocode_reason", "geocode_error"]
 MAX_PAGES = 45
 
 
@@ -227,14 +228,22 @@ def _transit_frame(body, response=None):
 
 
 # --------------------------------------------------------------------------- bulk runs (geocode, regions_of)
-def _geocode_answer(body, response=None) -> dict:
-    """The answer of one geocode query, straight from the address-search body (no frame: bulk runs are hot)."""
-    docs = body.get("documents") or []
-    doc = docs[0] if docs else None
-    return {"matches": int((body.get("meta") or {}).get("total_count", 0)), "error": None,
-            "x": None if doc is None else float(doc["x"]), "y": None if doc is None else float(doc["y"]),
-            "address": None if doc is None else doc.get("address_name"),
-            "type": None if doc is None else doc.get("address_type")}
+def _geocode_answer(query: str):
+    """The parse function of one geocode query: its answer straight from the address-search body (no frame: bulk
+    runs are hot), with the status :func:`toolkit.geocodes.judge` gives it and the document that status uses."""
+    from .geocodes import judge
+
+    def parse(body, response=None) -> dict:
+        docs = body.get("documents") or []
+        total = int((body.get("meta") or {}).get("total_count", 0))
+        status, at = judge({"total_count": total, "documents": docs}, query)
+        doc = docs[at] if at >= 0 else None
+        return {"matches": total, "error": None, "status": status,
+                "x": None if doc is None else float(doc["x"]), "y": None if doc is None else float(doc["y"]),
+                "address": None if doc is None else doc.get("address_name"),
+                "type": None if doc is None else doc.get("address_type")}
+
+    return parse
 
 
 def _none_if_blank(v):
@@ -317,8 +326,8 @@ def _sequence(name: str, values) -> list:
     return list(values)
 
 
-def _bad_centre(i: int, value):
-    raise ParameterError(f"centres[{i}]", "must be an (x, y) pair of numbers", value)
+def _bad_centre(i: int, value, name: str = "centres"):
+    raise ParameterError(f"{name}[{i}]", "must be an (x, y) pair of numbers", value)
 
 
 def _sweep_answer(body, response=None) -> dict:
@@ -401,16 +410,39 @@ def _sweep_frame(job: Bulk, keys: list, label: str, cache):
                     flatten=any(dict in map(type, doc.values()) for doc in docs))
     else:
         out = frame(data=raw, columns=[label, *PLACE_COLUMNS], floats=floats)
+    # each key's total (the platform's total_count): a column, and one row with empty place columns for a key that
+    # found nothing (so that a centre or query with no place is not lost from the frame)
+    distinct = list(dict.fromkeys(keys))
+    totals = {k: (int(a["total"]) if "total" in a else None) for k in distinct
+              for a in [job.answers.get(k) or {}]}
+    per_label = ({k: totals[k] for k in distinct} if label == "query" else
+                 {i: totals[k] for i, k in enumerate(keys)})
+    empty = [lab for lab, t in per_label.items() if t == 0 and not (out[label] == lab).any()]
+    if empty:
+        import numpy as np
+
+        blank = pd.DataFrame({label: empty}).reindex(columns=out.columns)
+        blank = blank.astype({c: out[c].dtype for c in out.columns if c != label and out[c].dtype != object},
+                             errors="ignore")
+        position = {lab: n for n, lab in enumerate(per_label)}
+        if label == "centre":
+            blank[label] = blank[label].astype("int64")
+        out = pd.concat([out, blank], ignore_index=True) if len(out) else blank
+        out = out.iloc[np.argsort([position[v] for v in out[label]], kind="stable")].reset_index(drop=True)
+    out["total_count"] = pd.array([per_label.get(v) for v in out[label]], dtype="Int64")
     errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
     out.attrs["sweep"] = {"keys": len(keys), "queries": job.hits + len(job.todo), **job.stats(),
-                          "stopped_by_quota": job.stopped, "errors": errors[:20]}
+                          "stopped_by_quota": job.stopped, "errors": errors[:20],
+                          "totals": per_label, "empty": empty}
     _warn_quota_stop(job, "sweep", None, cache)
     # each key's first page only: a key whose total is larger is cut short
     short = [(key, len(a.get("documents") or []), int(a.get("total") or 0)) for key, a in
-             ((k, job.answers.get(k) or {}) for k in dict.fromkeys(keys))
+             ((k, job.answers.get(k) or {}) for k in distinct)
              if int(a.get("total") or 0) > len(a.get("documents") or [])]
     if short:
-        returned, total = sum(r for _, r, _ in short), sum(t for _, _, t in short)
+        # the numbers of the frame: the places in it, of the totals of every distinct key
+        returned = int(out["id"].notna().sum())
+        total = sum(t or 0 for t in per_label.values())
         key, r, t = max(short, key=lambda item: item[2])
         named = f"query {key!r}" if label == "query" else f"the centre ({key})"
         fix = ("narrower queries, or a smaller radius" if label == "query" else
@@ -699,10 +731,15 @@ class LocalArea(Area):
                 concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
                 progress: bool = True, suffix: str | None = None, overwrite: bool = False):
         """Geocode addresses (location §4.1, one address search per distinct address): returns a copy of
-        ``data`` with the columns ``x``, ``y`` (float, NaN when not matched), ``geocode_status`` (``matched`` /
-        ``not_found`` / ``ambiguous`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches`` (documents
-        found), ``geocode_address`` and ``geocode_address_type`` (the first document) and ``geocode_error`` (API
-        error code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Rows keep
+        ``data`` with the columns ``x``, ``y`` (float, NaN when not found), ``geocode_status`` (``matched`` /
+        ``ambiguous`` / ``region`` / ``not_found`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches``
+        (documents found), ``geocode_address`` and ``geocode_address_type`` (the document used),
+        ``geocode_reason`` (why a ``not_found``, ``region`` or ``empty`` row did not match: ``garbage``, ``no such
+        road name`` with "did you mean" road names of the district, ``building number out of range``, ``lot
+        number not found``, ``region only``, ``empty``; see :mod:`toolkit.geocodes`) and ``geocode_error`` (API
+        error code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Count only
+        ``matched`` (and, knowingly, ``ambiguous``) rows as addresses: a ``region`` row's x/y is the centre of a
+        region or road the text named, not an address. Rows keep
         their index and order; no row is lost and no row is silently empty.
 
         ``data``: a DataFrame (``column`` names the address column), a Series, a list, tuple or Index of
@@ -720,7 +757,9 @@ class LocalArea(Area):
         latency holds, shrinks when it climbs, halves on HTTP 429 and waits out ``Retry-After``, never beyond
         ``max_concurrency`` (default 64); an integer fixes it (1: one after the other). ``rate`` caps request
         starts per second (None: no cap). Retries are the core's (idempotent GETs: 5xx, 429, network).
-        ``ambiguous`` means several documents matched; the first is used. A quota error (-10) stops the run
+        ``ambiguous`` means the first page's documents that match the written number are different places
+        (more than 50 m apart or in different districts: the same road name in two districts); the first is used. Documents of one place
+        (a building and its lots) or the ``N-M`` neighbours the service adds to ``N`` leave the row ``matched``. A quota error (-10) stops the run
         cleanly with a ``UserWarning`` that says how to resume: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
         go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits, the
@@ -736,11 +775,12 @@ class LocalArea(Area):
         _choice("analyze_type", analyze_type, ("similar", "exact"))
 
         def make_call(text):
-            call = self._address_call(text, analyze_type, 1, 1)
-            call.parse = _geocode_answer
+            call = self._address_call(text, analyze_type, 1, GEOCODE_PAGE)
+            call.parse = _geocode_answer(text)
             return call
 
-        options = dict(cache=cache, namespace=f"{analyze_type}\t", concurrency=concurrency,
+        # "v2": answers hold their status (judged from a page of documents); answers cached before are asked again
+        options = dict(cache=cache, namespace=f"{analyze_type}\tv2\t", concurrency=concurrency,
                        max_concurrency=max_concurrency, rate=rate, progress=progress, desc="geocode")
         if _is_dask(data):
             return self._geocode_dask(data, column, make_call, options, suffix, overwrite)
@@ -849,6 +889,75 @@ class LocalArea(Area):
                    desc="category")
         return self._bulk(job, lambda job: _sweep_frame(job, keys, "centre", cache))
 
+    @_wraps("GET", "local", "/v2/local/search/category.{FORMAT}")
+    @_wraps("GET", "local", "/v2/local/search/keyword.{FORMAT}")
+    def count_around(self, what: str, points, radius: int = 500, *, cache=None, concurrency="auto",
+                     max_concurrency: int | None = None, rate: float | None = None, progress: bool = True):
+        """How many places lie within ``radius`` metres of each point: one row per point, zeros kept, with the
+        platform's ``total_count`` (every place, not only the 45 a search shows). ``what`` is a category group
+        code (``"CE7"``, ``"sw8"``: a category search, location §4.6) or anything else as a keyword (``"스타벅스"``:
+        a keyword search, §4.5). One light request per distinct point (one document asked for), with the bulk
+        guarantees of :meth:`geocode` (``cache``, adaptive ``concurrency``, ``rate``, a quota stop that warns).
+
+        ``points``: ``(x, y)`` pairs, or a frame with ``x`` and ``y`` columns (its columns and index are kept and
+        ``total_count`` is added). ``total_count`` is NA for a point whose request failed (the message is in
+        ``attrs["count_around"]["errors"]``) or was not done.
+
+        >>> stations = tk.local.category("SW8", x=129.1604, y=35.1631, radius=3000)             # doctest: +SKIP
+        >>> tk.local.count_around("CE7", stations, radius=300)[["place_name", "total_count"]]  # doctest: +SKIP
+        """
+        import pandas as pd
+
+        if not isinstance(what, str) or not what.strip():
+            raise ParameterError("what", "must be a category group code (e.g. 'CE7') or a keyword", what)
+        code = what.strip().upper()
+        is_code = code in CATEGORIES
+        radius = _int("radius", radius, 0, 20000)
+        if isinstance(points, pd.DataFrame):
+            for name in ("x", "y"):
+                if name not in points.columns:
+                    raise ParameterError("points", "a frame of points needs x and y columns", list(points.columns))
+            frame_in = points.copy()
+            pairs = list(zip(points["x"].tolist(), points["y"].tolist()))
+        else:
+            pairs = _sequence("points", points)
+            frame_in = None
+        checked = [(_float("x", p[0]), _float("y", p[1])) if isinstance(p, (tuple, list)) and len(p) == 2 else
+                   _bad_centre(i, p, "points") for i, p in enumerate(pairs)]
+        for i, (px, py) in enumerate(checked):
+            lonlat(px, py, x_name=f"points[{i}] x", y_name=f"points[{i}] y")
+        keys = [f"{px!r},{py!r}" for px, py in checked]
+        if checked:
+            self._check_city("local.count_around", checked, radius=radius)
+
+        def make_call(key):
+            px, py = (float(v) for v in key.split(","))
+            if is_code:
+                call = self._category_call(code, px, py, radius, None, 1, 1, "accuracy", where=None)
+            else:
+                call = self._keyword_call(what, None, px, py, radius, None, 1, 1, "accuracy", where=None)
+            call.parse = _sweep_answer
+            return call
+
+        namespace = f"count\t{'category' if is_code else 'keyword'}\t{code if is_code else what}\t{radius}\t"
+        job = Bulk(list(dict.fromkeys(keys)), make_call, cache=cache, namespace=namespace, concurrency=concurrency,
+                   max_concurrency=max_concurrency, rate=rate, progress=progress, desc="count")
+
+        def finish(job):
+            out = frame_in if frame_in is not None else pd.DataFrame(
+                {"x": pd.Series([p[0] for p in checked], dtype="float64"),
+                 "y": pd.Series([p[1] for p in checked], dtype="float64")})
+            out["total_count"] = pd.array([(job.answers.get(k) or {}).get("total") for k in keys], dtype="Int64")
+            errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
+            out.attrs["count_around"] = {"what": code if is_code else what, "search": "category" if is_code else
+                                         "keyword", "radius": radius, "points": len(keys),
+                                         "queries": job.hits + len(job.todo), **job.stats(),
+                                         "stopped_by_quota": job.stopped, "errors": errors[:20]}
+            _warn_quota_stop(job, "count_around", None, cache)
+            return out
+
+        return self._bulk(job, finish)
+
     @_wraps("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions_of(self, data, x: str = "x", y: str = "y", *, input_coord: str = "WGS84", cache=None,
                    concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
@@ -898,7 +1007,8 @@ REGION_OUT_COLUMNS = ["region_status", "b_code", "b_name", "region_1depth_name",
                       "region_error"]
 
 
-GEOCODE_STATUSES = ["matched", "ambiguous", "not_found", "error", "empty", "not_done"]
+GEOCODE_STATUSES = ["matched", "ambiguous", "region", "not_found", "error", "empty", "not_done"]
+GEOCODE_PAGE = 10     # documents read per geocode query (toolkit.geocodes.PAGE): one place or several
 
 
 def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, str]):
@@ -906,9 +1016,15 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
     ``attrs["resume_at"]`` is the first row not done."""
     import pandas as pd
 
+    from .geocodes import reason
+
     out = frame_in.copy()
-    statuses, rows, resume_at = align(out.index, texts, answers, lambda a: "not_found" if a["matches"] == 0
-                                      else "matched" if a["matches"] == 1 else "ambiguous")
+    statuses, rows, resume_at = align(out.index, texts, answers, lambda a: a.get("status") or (
+        "not_found" if a["matches"] == 0 else "matched" if a["matches"] == 1 else "ambiguous"))
+    reasons: dict[tuple[str, str], str | None] = {}
+    for text, status in zip(texts, statuses):
+        if status in ("not_found", "region", "empty") and (text, status) not in reasons:
+            reasons[(text, status)] = reason(text, status)
     for c in ("x", "y"):
         out[names[c]] = pd.to_numeric(pd.Series([a.get(c) for a in rows], index=out.index, dtype="object"),
                                       errors="coerce").astype("float64")
@@ -916,6 +1032,8 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
     out[names["geocode_matches"]] = pd.array([a.get("matches") for a in rows], dtype="Int64")
     out[names["geocode_address"]] = pd.Series([a.get("address") for a in rows], index=out.index, dtype="str")
     out[names["geocode_address_type"]] = pd.Series([a.get("type") for a in rows], index=out.index, dtype="str")
+    out[names["geocode_reason"]] = pd.Series([reasons.get((t, s)) for t, s in zip(texts, statuses)],
+                                             index=out.index, dtype="str")
     out[names["geocode_error"]] = pd.array([a.get("error") for a in rows], dtype="Int64")
     out.attrs["resume_at"] = resume_at
     return out

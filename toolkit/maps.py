@@ -94,8 +94,8 @@ def places_map(df, *, x: str = "x", y: str = "y", popup: Sequence[str] = ("place
         folium.Rectangle([(y1, x1), (y2, x2)], color="blue", fill=False).add_to(m)
         bounds += [(y1, x1), (y2, x2)]
     if fit and bounds:
-        m.fit_bounds([(min(b[0] for b in bounds), min(b[1] for b in bounds)),
-                      (max(b[0] for b in bounds), max(b[1] for b in bounds))])
+        _fit(m, ((min(b[0] for b in bounds), min(b[1] for b in bounds)),
+                 (max(b[0] for b in bounds), max(b[1] for b in bounds))))
     return m
 
 
@@ -137,13 +137,64 @@ def geojson_bounds(geojson) -> tuple[tuple[float, float], tuple[float, float]] |
     return (min(ys), min(xs)), (max(ys), max(xs))
 
 
-def fit(m, *bounds):
-    """Fit a folium map to the union of ``((south, west), (north, east))`` boxes (None ignored); returns it."""
+def fit(m, *bounds, padding: int = 24, max_zoom: int = 17):
+    """Fit a folium map to the union of ``((south, west), (north, east))`` boxes (None ignored); returns it.
+
+    The map fits itself whenever it opens, not only once: Leaflet's ``fitBounds`` at load time in a container
+    that has no size yet (a notebook output not laid out, a hidden tab) zooms to the maximum, so the fit is done
+    again when the container gets or changes its size, until the reader moves the map. ``padding`` (pixels)
+    keeps the edges (and a legend) off the data; ``max_zoom`` bounds the zoom of a single point.
+
+    >>> m = fit(places_map(df), ((35.15, 129.05), (35.16, 129.07)))      # doctest: +SKIP
+    """
     boxes = [b for b in bounds if b]
     if boxes:
-        m.fit_bounds([(min(b[0][0] for b in boxes), min(b[0][1] for b in boxes)),
-                      (max(b[1][0] for b in boxes), max(b[1][1] for b in boxes))])
+        south, west = min(b[0][0] for b in boxes), min(b[0][1] for b in boxes)
+        north, east = max(b[1][0] for b in boxes), max(b[1][1] for b in boxes)
+        if north - south < 0.002 and east - west < 0.002:        # one point: a neighbourhood around it
+            south, north, west, east = south - 0.002, north + 0.002, west - 0.0025, east + 0.0025
+        m.add_child(_FitData([[south, west], [north, east]], padding, max_zoom), name="toolkit_fit")
     return m
+
+
+_fit = fit     # places_map's argument ``fit`` hides the function there
+
+
+def _FitData(bounds, padding: int, max_zoom: int):
+    """A folium element that fits its map to ``bounds`` now and whenever its container is (re)sized, until the
+    reader drags, zooms or scrolls the map."""
+    from branca.element import MacroElement
+    from jinja2 import Template
+
+    class FitData(MacroElement):
+        _template = Template("""
+{% macro script(this, kwargs) %}
+(function (map) {
+    var bounds = {{ this.bounds|tojson }}, options = {padding: [{{ this.padding }}, {{ this.padding }}],
+                                                       maxZoom: {{ this.max_zoom }}};
+    var touched = false;
+    function fitNow() {
+        var size = map.getSize();
+        if (!touched && size.x > 0 && size.y > 0) { map.fitBounds(bounds, options); }
+    }
+    ["mousedown", "touchstart", "wheel", "keydown"].forEach(function (kind) {
+        map.getContainer().addEventListener(kind, function () { touched = true; }, {passive: true});
+    });
+    fitNow();
+    map.whenReady(fitNow);
+    if (window.ResizeObserver) {
+        new ResizeObserver(function () { map.invalidateSize(false); fitNow(); }).observe(map.getContainer());
+    }
+})({{ this._parent.get_name() }});
+{% endmacro %}
+""")
+
+        def __init__(self):
+            super().__init__()
+            self._name = "FitData"
+            self.bounds, self.padding, self.max_zoom = bounds, int(padding), int(max_zoom)
+
+    return FitData()
 
 
 def _rounded(geometry: dict, digits: int = 5) -> dict:

@@ -299,7 +299,27 @@ def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool,
                      "role": "destination" if to_center else "origin"})
     if tiles:
         df.attrs["tiles"] = tiles
+    _warn_outside_radius(df, to_center)
     return df
+
+
+def _warn_outside_radius(df, to_center: bool) -> None:
+    """Warn (in English; the service's ``result_msg`` is Korean) naming every point the service left out because
+    it lies farther than ``radius`` from the common point (result_code 207 / 304)."""
+    code = 207 if to_center else 304
+    far = df.loc[df["result_code"] == code, "key"].astype(str).tolist()
+    if not far:
+        return
+    import warnings
+
+    from .errors import _user_stacklevel
+
+    role, other = ("origins", "the destination") if to_center else ("destinations", "the origin")
+    shown = ", ".join(repr(k) for k in far[:20]) + (f" and {len(far) - 20} more" if len(far) > 20 else "")
+    warnings.warn(f"navi.{role}: {len(far)} of {len(df)} {role} are farther than radius from {other} and have no "
+                  f"route (result_code {code}): {shown}. The service answers only within radius (at most "
+                  f"{MAX_RADIUS:,} m); use tk.navi.directions() for those.", UserWarning,
+                  stacklevel=_user_stacklevel())
 
 
 # ---------------------------------------------------------------------------------------------- the area
@@ -399,6 +419,10 @@ class NaviArea(Area):
                 raw: bool = False):
         """Summaries from up to 30 keyed origins to one destination → DataFrame (key, distance, duration, x, y).
 
+        ``radius`` (metres, at most 10,000: the service's cap) bounds the straight-line distance of an origin
+        from the destination: an origin farther away gets no route (``result_code`` 207) and a warning names
+        every such origin.
+
         Spec: location §4.10 directions from several origins.
 
         >>> tk.navi.origins([("a", 129.03, 35.10), ("b", 129.04, 35.12)], (129.05, 35.14))   # doctest: +SKIP
@@ -416,6 +440,9 @@ class NaviArea(Area):
     def destinations(self, origin, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
                      raw: bool = False):
         """Summaries from one origin to up to 30 keyed destinations → DataFrame (key, distance, duration, x, y).
+
+        ``radius`` (metres, at most 10,000: the service's cap): a destination farther from the origin gets no
+        route (``result_code`` 304) and a warning names every such destination.
 
         Spec: location §4.11 directions to several destinations.
 

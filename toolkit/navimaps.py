@@ -16,6 +16,7 @@ This module does not import :mod:`toolkit.navi` (the code tables live in :mod:`t
 from __future__ import annotations
 
 from .mapassets import add_legend, dot_icon, new_map, resolve_tiles
+from .maps import fit
 from .navicodes import GUIDE_TYPES, GUIDE_TYPES_EN, TRAFFIC_STATES, TRAFFIC_STATES_EN
 
 __all__ = ["route_map", "origins_map", "TRAFFIC_COLORS", "ALT_COLORS", "WORDS"]
@@ -126,7 +127,11 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
     items += [(ALT_COLORS[(i - 1) % len(ALT_COLORS)], words["alternative"].format(i=i)) for i in range(1, len(routes))
               if routes[i].get("result_code") == 0]
     add_legend(m, words["traffic"], items)
-    m.fit_bounds([[bound["min_y"], bound["min_x"]], [bound["max_y"], bound["max_x"]]])
+    # the whole of every route drawn (the summary's bound is the main route's), with room for the markers
+    drawn = [pt for r in routes if r.get("result_code") == 0 for pt in _line(r)]
+    lats = [p[0] for p in drawn] + [bound["min_y"], bound["max_y"]]
+    lons = [p[1] for p in drawn] + [bound["min_x"], bound["max_x"]]
+    fit(m, ((min(lats), min(lons)), (max(lats), max(lons))), padding=40)
     return m
 
 
@@ -163,5 +168,5 @@ def origins_map(frame, *, tiles: str | None = None, width="100%", height=520, la
                       icon=dot_icon("#d62728", 20, "D" if role == "destination" else "O")).add_to(m)
     add_legend(m, words["drive_time"], [("#1f77b4", words["found"]), ("#d62728", words["no_route"]),
                                         ("#d62728", words["common"].get(role, role))])
-    m.fit_bounds([[min(lat), min(lon)], [max(lat), max(lon)]])
+    fit(m, ((min(lat), min(lon)), (max(lat), max(lon))), padding=32)
     return m

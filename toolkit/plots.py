@@ -61,6 +61,42 @@ def use_hangul_font() -> str:
     return FONT_FAMILY
 
 
+def shown_once(fig):
+    """``fig``, displayed once in a notebook when it is a cell's last expression. The inline backend shows every
+    figure a cell opened when the cell ends; the cell's value was shown as well, so a returned figure appeared
+    twice. While the figure is open in pyplot (the backend will show it) its own display shows nothing; once
+    closed (a later cell) it shows itself. Outside IPython nothing changes.
+
+    >>> import matplotlib; matplotlib.use("Agg"); import matplotlib.pyplot as plt
+    >>> fig = shown_once(plt.figure()); callable(fig._ipython_display_); plt.close(fig)
+    True
+    """
+    def display():
+        import matplotlib.pyplot as plt
+
+        number = getattr(fig, "number", None)
+        if number is not None and plt.fignum_exists(number) and _inline():
+            return None                       # the inline backend shows it at the end of the cell
+        from IPython.display import display as show
+
+        manager = getattr(fig, "_ipython_display_", None)
+        try:
+            del fig._ipython_display_         # the figure's own display (png), once
+            show(fig)
+        finally:
+            fig._ipython_display_ = manager
+        return None
+
+    fig._ipython_display_ = display
+    return fig
+
+
+def _inline() -> bool:
+    import matplotlib
+
+    return "inline" in matplotlib.get_backend().lower()
+
+
 def _plt():
     import matplotlib
 

@@ -3,12 +3,16 @@
 Pure functions of DataFrames (no requests), so they work the same on the sandbox and on the real service.
 
 >>> weekly = tk.status.weekly(days=7)                 # doctest: +SKIP
->>> weekly.availability                               # one row per product (and API): availability %   # doctest: +SKIP
+>>> weekly.availability                               # one row per product (and API): availability % of the time   # doctest: +SKIP
+>>> weekly.days                                       # the day counts (a day's worst status)   # doctest: +SKIP
 >>> print(weekly.text)                                # a paragraph for the status update   # doctest: +SKIP
 >>> weekly.export("reports/")                         # CSV, Excel (with openpyxl) and PNG   # doctest: +SKIP
+>>> tk.status.weekly(week="KST")                      # last Monday-Sunday week in Seoul   # doctest: +SKIP
 
-Days are **UTC days**, as the status API reports them (a Korean day, KST = UTC+9, starts at 15:00 UTC the day
-before); every table and the paragraph say so.
+Availability is **time**: minutes up ÷ minutes counted, from the incidents' start and end (the sandbox's
+``tk.sandbox.incidents()``; on the real service pass your incident log as ``incidents=``), over whole days (today's
+partial day is left out). The status API itself reports **UTC days** (a Korean day, KST = UTC+9, starts at 15:00 UTC
+the day before): the day counts (``days``, ``incidents``) are per UTC day, and say so.
 """
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from pathlib import Path
 import pandas as pd
 
 __all__ = ["StatusReport", "status_availability", "status_incidents", "status_paragraph", "status_weekly",
+           "status_uptime", "uptime_paragraph", "incidents_frame", "UPTIME_DEFINITION",
            "export_frames", "consent_summary", "consent_trend", "consent_events_frame", "consent_daily",
            "consent_figure"]
 
@@ -49,8 +54,8 @@ def status_availability(history: pd.DataFrame) -> pd.DataFrame:
     >>> status_availability(tk.status.history(days=7)).head()      # doctest: +SKIP
     """
     if history.empty:
-        return pd.DataFrame(columns=["subject", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW",
-                                     "RED", "UNKNOWN", "availability_pct"])
+        return pd.DataFrame(columns=["subject", "name", "productId", "apiId", "days", "GREEN", "MAINTENANCE",
+                                     "YELLOW", "RED", "UNKNOWN", "availability_pct"])
     days = history["date"].nunique()
     rows = []
     products = history[history["apiId"].isna()]
@@ -70,9 +75,201 @@ def status_availability(history: pd.DataFrame) -> pd.DataFrame:
     up = out[list(UP)].sum(axis=1)
     out["availability_pct"] = (100 * up / counted.where(counted > 0)).round(1).astype("Float64")
     out = out.astype({"subject": "string", "productId": "string", "apiId": "string"})
-    cols = ["subject", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN",
+    pnames = history.dropna(subset=["productName"]).drop_duplicates("productId").set_index("productId")[
+        "productName"].astype(str) if "productName" in history else pd.Series(dtype=str)
+    anames = history.dropna(subset=["apiName"]).drop_duplicates("apiId").set_index("apiId")[
+        "apiName"].astype(str) if "apiName" in history else pd.Series(dtype=str)
+    out["productName"] = out["productId"].map(pnames).astype("string")
+    out["apiName"] = out["apiId"].map(anames).astype("string")
+    out["name"] = _display_names(out)
+    cols = ["subject", "name", "productId", "apiId", "days", "GREEN", "MAINTENANCE", "YELLOW", "RED", "UNKNOWN",
             "availability_pct"]
     return out[cols].sort_values(["availability_pct", "subject"]).reset_index(drop=True)
+
+
+#: what the time-based ``availability_pct`` means (:func:`status_uptime`), printed with the figures
+UPTIME_DEFINITION = ("Availability = minutes up ÷ minutes counted, from the incidents' start and end: a RED period "
+                     "is down, a YELLOW period is up but degraded, planned MAINTENANCE is not counted and is "
+                     "reported apart. Day counts (a day's worst status) are in the report's days table.")
+_RANK = {"GREEN": 0, "MAINTENANCE": 1, "YELLOW": 2, "RED": 3}     # the worst status wins (frames.STATUS_ORDER)
+
+
+def _when(value) -> pd.Timestamp:
+    """A tz-aware UTC timestamp of Unix seconds, a datetime or a text."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        return pd.Timestamp(value, unit="s", tz="UTC")
+    ts = pd.Timestamp(value)
+    return ts.tz_localize("UTC") if ts.tzinfo is None else ts.tz_convert("UTC")
+
+
+def incidents_frame(incidents) -> pd.DataFrame:
+    """Incidents (``tk.sandbox.incidents()``: dicts with ``api``, ``status``, ``start``, ``end`` in Unix seconds;
+    or a frame of those columns, times as datetimes too) as a frame with tz-aware UTC ``start``/``end``.
+
+    >>> incidents_frame([{"api": "local_search_keyword", "status": "RED", "start": 0, "end": 7200}])["end"][0]
+    Timestamp('1970-01-01 02:00:00+0000', tz='UTC')
+    """
+    records = incidents.to_dict("records") if isinstance(incidents, pd.DataFrame) else list(incidents or [])
+    rows = []
+    for r in records:
+        missing = [k for k in ("api", "status", "start", "end") if k not in r]
+        if missing:
+            from .errors import ParameterError
+
+            raise ParameterError("incidents", f"each incident needs api, status, start and end (missing "
+                                 f"{', '.join(missing)})", r)
+        rows.append({"api": str(r["api"]), "status": str(r["status"]), "start": _when(r["start"]),
+                     "end": _when(r["end"]), "note": str(r.get("note") or "")})
+    out = pd.DataFrame(rows, columns=["api", "status", "start", "end", "note"])
+    out["start"] = pd.to_datetime(out["start"], utc=True)
+    out["end"] = pd.to_datetime(out["end"], utc=True)
+    return out.astype({"api": "string", "status": "string", "note": "string"})
+
+
+def _minutes_by_status(spans: list[tuple[pd.Timestamp, pd.Timestamp, str]], lo, hi) -> dict[str, float]:
+    """Minutes of [lo, hi) per worst status of the overlapping ``spans`` (start, end, status); GREEN the rest."""
+    cuts = sorted({lo, hi, *(max(lo, min(hi, t)) for a, b, _ in spans for t in (a, b))})
+    out = dict.fromkeys(_RANK, 0.0)
+    for a, b in zip(cuts, cuts[1:]):
+        worst = max((st for s, e, st in spans if s < b and e > a and st in _RANK), key=_RANK.get, default="GREEN")
+        out[worst] += (b - a).total_seconds() / 60
+    return out
+
+
+def status_uptime(incidents, start, end, history: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Availability as time over ``[start, end)`` (UTC timestamps): one row per product (every product of
+    ``history``, the ones without incidents too) and one per API that had an incident in the window, with its
+    ``productName``/``apiName`` (from ``history``, the status API's names), ``minutes`` in the window,
+    ``maintenance_min`` (not counted), ``counted_min``, ``down_min`` (RED), ``degraded_min`` (YELLOW, counted as
+    up) and ``availability_pct`` = (counted − down) ÷ counted × 100, see :data:`UPTIME_DEFINITION`. A product is
+    down while any of its APIs is (the status API shows a product as its worst API). Sorted worst first.
+
+    >>> status_uptime(tk.sandbox.incidents(), "2026-11-13", "2026-11-20", tk.status.history(days=8))  # doctest: +SKIP
+    """
+    lo, hi = _when(start), _when(end)
+    if not hi > lo:
+        from .errors import ParameterError
+
+        raise ParameterError("end", "must be after start", end)
+    inc = incidents_frame(incidents)
+    inc = inc[(inc["start"] < hi) & (inc["end"] > lo)]
+    product_of, names, products = {}, {}, {}
+    if history is not None and len(history):
+        for r in history.itertuples():
+            pid = str(r.productId)
+            products.setdefault(pid, None if pd.isna(r.productName) else str(r.productName))
+            if not pd.isna(r.apiId):
+                product_of[str(r.apiId)] = pid
+                names[str(r.apiId)] = None if pd.isna(r.apiName) else str(r.apiName)
+    spans: dict[str, list] = {}
+    for r in inc.itertuples():
+        spans.setdefault(str(r.api), []).append((r.start, r.end, str(r.status)))
+    for aid in spans:                # an API the history does not list: its product by the id's prefix
+        if aid not in product_of:
+            prefix = next((p for p in sorted(products, key=len, reverse=True) if aid.startswith(p + "_")), None)
+            if prefix is not None:
+                product_of[aid] = prefix
+    rows = []
+
+    def row(subject_id, pid, aid, pname, aname, minutes):
+        counted = minutes["GREEN"] + minutes["YELLOW"] + minutes["RED"]
+        return {"productId": pid, "apiId": aid, "productName": pname, "apiName": aname,
+                "minutes": round((hi - lo).total_seconds() / 60), "maintenance_min": round(minutes["MAINTENANCE"]),
+                "counted_min": round(counted), "down_min": round(minutes["RED"]),
+                "degraded_min": round(minutes["YELLOW"]),
+                "availability_pct": round(100 * (counted - minutes["RED"]) / counted, 2) if counted else None}
+
+    for pid in sorted(set(products) | {product_of[a] for a in spans if a in product_of}):
+        own = [sp for a, items in spans.items() if product_of.get(a) == pid for sp in items]
+        rows.append(row(pid, pid, None, products.get(pid), None, _minutes_by_status(own, lo, hi)))
+    for aid in sorted(spans):
+        pid = product_of.get(aid)
+        rows.append(row(aid, pid, aid, products.get(pid) if pid else None, names.get(aid),
+                        _minutes_by_status(spans[aid], lo, hi)))
+    cols = ["productId", "apiId", "productName", "apiName", "minutes", "maintenance_min", "counted_min", "down_min",
+            "degraded_min", "availability_pct"]
+    out = pd.DataFrame(rows, columns=cols)
+    out = out.astype({"productId": "string", "apiId": "string", "productName": "string", "apiName": "string",
+                      "minutes": "int64", "maintenance_min": "int64", "counted_min": "int64", "down_min": "int64",
+                      "degraded_min": "int64", "availability_pct": "Float64"})
+    out.insert(0, "name", _display_names(out))
+    return out.sort_values(["availability_pct", "name"], na_position="last").reset_index(drop=True)
+
+
+def _display_names(df: pd.DataFrame) -> pd.Series:
+    """``productName`` (the id when the name is missing), ``productName · apiName`` for API rows."""
+    product = df["productName"].fillna(df["productId"]).fillna("")
+    api = df["apiName"].fillna(df["apiId"])
+    return product.where(df["apiId"].isna(), product + " · " + api.fillna("")).astype("string")
+
+
+def _duration(minutes: float) -> str:
+    h, m = divmod(int(round(minutes)), 60)
+    return f"{h} h {m:02d} min" if h else f"{m} min"
+
+
+def uptime_paragraph(uptime: pd.DataFrame, incidents, start, end, current: pd.DataFrame | None = None, *,
+                     window: str = "", tz: str = "UTC") -> str:
+    """A status update in plain English from :func:`status_uptime` and the incidents: availability as time, the
+    outages, degraded and maintenance periods with their start, end and length (UTC), products and APIs by
+    name, the least available product and the current state. ``tz``: the time zone the periods are written in
+    (``"Asia/Seoul"``: KST).
+
+    >>> print(uptime_paragraph(status_uptime(inc, s, e, h), inc, s, e))   # doctest: +SKIP
+    """
+    lo, hi = _when(start), _when(end)
+    span = window or f"{lo:%Y-%m-%d %H:%M} to {hi:%Y-%m-%d %H:%M} UTC"
+    products = uptime[uptime["apiId"].isna()]
+    if products.empty:
+        return f"No status data for {span}."
+    counted = int(products["counted_min"].sum())
+    up = counted - int(products["down_min"].sum())
+    parts = [f"Status update for {span}: the {len(products)} products were available "
+             f"{100 * up / counted:.2f}% of the time counted" if counted else
+             f"Status update for {span}: no time counted towards availability"]
+    parts[0] += f" ({_duration(counted - up)} down in {_duration(counted)} of product time)." if counted else "."
+    names = {str(r.apiId): str(r.name) for r in uptime[uptime["apiId"].notna()].itertuples()}
+    inc = incidents_frame(incidents)
+    inc = inc[(inc["start"] < hi) & (inc["end"] > lo)].sort_values(["start", "api"])
+
+    def listed(status: str) -> list[str]:
+        out = []
+        zone = "KST" if tz == "Asia/Seoul" else tz
+        for r in inc[inc["status"] == status].itertuples():
+            a, b = max(r.start, lo), min(r.end, hi)
+            minutes = (b - a).total_seconds() / 60
+            a, b = a.tz_convert(tz), b.tz_convert(tz)
+            out.append(f"{names.get(str(r.api), str(r.api))} {a:%Y-%m-%d %H:%M}–{b:%H:%M}"
+                       + (f" (+{(b.normalize() - a.normalize()).days} d)" if b.normalize() != a.normalize() else "")
+                       + f" {zone} ({_duration(minutes)})")
+        return out
+
+    outages, degraded, planned = listed("RED"), listed("YELLOW"), listed("MAINTENANCE")
+    if not outages and not degraded:
+        parts.append("There were no outages and no degraded periods.")
+    if outages:
+        parts.append("Outages (RED): " + "; ".join(outages) + ".")
+    if degraded:
+        parts.append("Degraded service (YELLOW, counted as up): " + "; ".join(degraded) + ".")
+    if planned:
+        parts.append("Planned maintenance (not counted): " + "; ".join(planned) + ".")
+    pct = products["availability_pct"].dropna()
+    if not pct.empty:
+        lowest = float(pct.min())
+        if lowest >= 100:
+            parts.append("Every product was available all the time counted.")
+        else:
+            tied = sorted(products.loc[pct.index[pct == lowest], "name"].astype(str))
+            parts.append(f"Least available product{'s, tied' if len(tied) > 1 else ''}: {_names(tied)} "
+                         f"({lowest:.2f}%).")
+    if current is not None and len(current):
+        now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
+        label = (lambda r: str(r.productName) if "productName" in current and not pd.isna(r.productName)
+                 else str(r.productId))
+        parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
+            f"{label(r)} {r.status}" for r in now_bad.itertuples()) + ".")
+    parts.append(f"({UPTIME_DEFINITION})")
+    return " ".join(parts)
 
 
 def status_incidents(history: pd.DataFrame) -> pd.DataFrame:
@@ -112,9 +309,10 @@ def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, curren
         out = []
         for r in product_days[product_days["status"].astype(str) == status].itertuples():
             apis = api_days[(api_days["date_utc"] == r.date_utc)
-                            & api_days["subject"].str.startswith(f"{r.subject} / ")]["subject"]
-            names = ", ".join(a.split(" / ", 1)[1] for a in apis)
-            out.append(f"{r.subject} on {r.date_utc}" + (f" ({names})" if names else ""))
+                            & api_days["subject"].str.startswith(f"{r.subject} / ")]
+            names = ", ".join(n if not pd.isna(n) else a.split(" / ", 1)[1]       # the API's name, else its id
+                              for a, n in zip(apis["subject"], apis["name"]))
+            out.append(f"{r.subject if pd.isna(r.name) else r.name} on {r.date_utc}" + (f" ({names})" if names else ""))
         return out
 
     outages, warned, planned = listed("RED"), listed("YELLOW"), listed("MAINTENANCE")
@@ -131,8 +329,10 @@ def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, curren
     parts.append(_least_available(products))
     if current is not None and len(current):
         now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
+        label = (lambda r: str(r.productName) if "productName" in current and not pd.isna(r.productName)
+                 else str(r.productId))
         parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
-            f"{r.productId} {r.status}" for r in now_bad.itertuples()) + ".")
+            f"{label(r)} {r.status}" for r in now_bad.itertuples()) + ".")
     parts.append(f"({AVAILABILITY_DEFINITION})")
     return " ".join(parts)
 
@@ -149,7 +349,8 @@ def _least_available(products: pd.DataFrame) -> str:
     lowest = pct.min()
     if lowest >= 100:
         return "Every product was available on every day counted."
-    tied = sorted(products.loc[pct.index[pct == lowest], "subject"].astype(str))
+    label = products["name"] if "name" in products else products["subject"]
+    tied = sorted(label.loc[pct.index[pct == lowest]].astype(str))
     if len(tied) == 1:
         return f"Least available product: {tied[0]} ({lowest:.1f}%)."
     return f"Least available products, tied at {lowest:.1f}%: {_names(tied)}."
@@ -171,7 +372,7 @@ def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem:
     for name, table in tables.items():
         path = folder / f"{stem}_{name}.csv"
         table.to_csv(path, index=False, encoding="utf-8-sig")
-        written[f"{name}.csv"] = path
+        written[path.name] = path
     if excel is None:
         excel = importlib.util.find_spec("openpyxl") is not None
     if excel:
@@ -183,18 +384,52 @@ def export_frames(folder, tables: dict[str, pd.DataFrame], *, figure=None, stem:
                     if isinstance(plain[col].dtype, pd.DatetimeTZDtype):
                         plain[col] = plain[col].dt.tz_localize(None)     # Excel has no time zones: UTC, stated
                 plain.to_excel(book, sheet_name=name[:31], index=False)
-        written["xlsx"] = path
+                _fit_sheet(book.sheets[name[:31]], plain)
+        written[path.name] = path
     if figure is not None:
         path = folder / f"{stem}.png"
         figure.savefig(path, dpi=120, bbox_inches="tight")
-        written["png"] = path
+        written[path.name] = path
     return written
+
+
+def _fit_sheet(sheet, table: pd.DataFrame) -> None:
+    """Size an openpyxl sheet's columns to their text (header and values; wide characters such as Hangul count
+    twice, at most 60) and write date-only columns (every time midnight) as dates, not midnight times."""
+    import unicodedata
+
+    from openpyxl.utils import get_column_letter
+
+    def width(value) -> int:
+        text = "" if value is None or (not isinstance(value, str) and pd.isna(value)) else str(value)
+        return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
+
+    for i, col in enumerate(table.columns, start=1):
+        values = table[col]
+        dated = pd.api.types.is_datetime64_any_dtype(values) and len(values.dropna()) and \
+            bool((values.dropna() == values.dropna().dt.normalize()).all())
+        if dated:
+            for cell in sheet[get_column_letter(i)][1:]:
+                cell.number_format = "yyyy-mm-dd"
+            shown = values.dt.strftime("%Y-%m-%d")
+        elif pd.api.types.is_datetime64_any_dtype(values):
+            for cell in sheet[get_column_letter(i)][1:]:
+                cell.number_format = "yyyy-mm-dd hh:mm"
+            shown = values.dt.strftime("%Y-%m-%d %H:%M")
+        else:
+            shown = values
+        longest = max([width(col), *(width(v) for v in shown.head(1000))])
+        sheet.column_dimensions[get_column_letter(i)].width = min(60, longest + 2)
 
 
 @dataclass(repr=False)
 class StatusReport:
-    """A status update over a period: ``availability`` (per product and API), ``incidents`` (non-GREEN days),
-    ``text`` (a paragraph), ``figure`` (heatmap + current summary) and :meth:`export`."""
+    """A status update over whole days: ``availability`` (per product and API; as time when the incidents' start
+    and end are known, see :data:`UPTIME_DEFINITION`, else as days), ``days`` (the day counts: a day's worst
+    status, UTC days), ``incidents`` (the non-GREEN days), ``periods`` (the incidents in the window, with start
+    and end; None without them), ``text`` (a paragraph naming products and APIs by name), ``figure`` (heatmap +
+    current summary) and :meth:`export`. ``start``/``end``: the window, ``end`` excluded (UTC timestamps as
+    text); ``window`` says it in words."""
 
     start: str
     end: str
@@ -203,41 +438,69 @@ class StatusReport:
     availability: pd.DataFrame
     incidents: pd.DataFrame
     text: str
+    days: pd.DataFrame | None = None
+    periods: pd.DataFrame | None = None
+    window: str = ""
     _figure: object = field(default=None, repr=False)
 
     @property
     def figure(self):
         if self._figure is None:
-            from .plots import status_report
+            from .plots import shown_once, status_report
 
-            self._figure = status_report(self.current, self.history)
+            self._figure = shown_once(status_report(self.current, self.history))
         return self._figure
 
+    def tables(self) -> dict[str, pd.DataFrame]:
+        """The report's tables by name (what :meth:`export` writes)."""
+        out = {"availability": self.availability}
+        if self.days is not None and self.days is not self.availability:
+            out["days"] = self.days
+        out["incidents"] = self.incidents
+        if self.periods is not None:
+            out["periods"] = self.periods
+        return out
+
     def export(self, folder, *, stem: str = "status", excel: bool | None = None) -> dict[str, Path]:
-        """CSV per table, one Excel book, the PNG figure and ``<stem>.txt`` with the paragraph."""
-        written = export_frames(folder, {"availability": self.availability, "incidents": self.incidents},
-                                figure=self.figure, stem=stem, excel=excel)
+        """CSV per table, one Excel book, the PNG figure and ``<stem>.txt`` with the paragraph; returns the paths
+        by file name."""
+        written = export_frames(folder, self.tables(), figure=self.figure, stem=stem, excel=excel)
         path = Path(folder) / f"{stem}.txt"
         path.write_text(self.text + "\n", "utf-8")
-        written["txt"] = path
+        written[path.name] = path
         return written
 
     def _repr_markdown_(self) -> str:
-        return f"**Status update {self.start} – {self.end} (UTC days)**\n\n{self.text}"
+        return f"**Status update {self.window or f'{self.start} – {self.end} (UTC days)'}**\n\n{self.text}"
 
     def __repr__(self) -> str:
-        return (f"<StatusReport {self.start} – {self.end} (UTC days): {len(self.availability)} products and APIs, "
-                f"{len(self.incidents)} non-GREEN day rows>")
+        return (f"<StatusReport {self.window or f'{self.start} – {self.end} (UTC days)'}: "
+                f"{len(self.availability)} products and APIs, {len(self.incidents)} non-GREEN day rows>")
 
 
-def status_weekly(current: pd.DataFrame, history: pd.DataFrame) -> StatusReport:
-    """Build a :class:`StatusReport` from ``tk.status.current()`` and ``tk.status.history(days=N)``."""
-    start = history["date"].min().strftime("%Y-%m-%d") if len(history) else ""
-    end = history["date"].max().strftime("%Y-%m-%d") if len(history) else ""
-    availability = status_availability(history)
-    incidents = status_incidents(history)
-    text = status_paragraph(availability, incidents, current, start=start, end=end)
-    return StatusReport(start, end, history, current, availability, incidents, text)
+def status_weekly(current: pd.DataFrame, history: pd.DataFrame, incidents=None, *, start=None, end=None,
+                  window: str = "", tz: str = "UTC") -> StatusReport:
+    """Build a :class:`StatusReport` from ``tk.status.current()`` and ``tk.status.history(...)``. With
+    ``incidents`` (``tk.sandbox.incidents()``, or a frame of ``api``, ``status``, ``start``, ``end``) and the window
+    ``[start, end)``, availability is time (:func:`status_uptime`); without, it is the day counts."""
+    days = status_availability(history)
+    incident_days = status_incidents(history)
+    if incidents is None or start is None or end is None:
+        s = history["date"].min().strftime("%Y-%m-%d") if len(history) else ""
+        e = history["date"].max().strftime("%Y-%m-%d") if len(history) else ""
+        text = status_paragraph(days, incident_days, current, start=s, end=e)
+        return StatusReport(s, e, history, current, days, incident_days, text, days=days, window=window)
+    lo, hi = _when(start), _when(end)
+    uptime = status_uptime(incidents, lo, hi, history)
+    periods = incidents_frame(incidents)
+    periods = periods[(periods["start"] < hi) & (periods["end"] > lo)].reset_index(drop=True)
+    names = {str(r.apiId): str(r.name) for r in uptime[uptime["apiId"].notna()].itertuples()}
+    periods.insert(1, "name", periods["api"].map(lambda a: names.get(str(a), str(a))).astype("string"))
+    periods["minutes_in_window"] = [round((min(b, hi) - max(a, lo)).total_seconds() / 60)
+                                    for a, b in zip(periods["start"], periods["end"])]
+    text = uptime_paragraph(uptime, incidents, lo, hi, current, window=window, tz=tz)
+    return StatusReport(lo.isoformat(), hi.isoformat(), history, current, uptime, incident_days, text, days=days,
+                        periods=periods, window=window)
 
 
 # ------------------------------------------------------------------------------------------------ consent
@@ -358,7 +621,11 @@ def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, 
     required = summary["required"] if "required" in summary else pd.Series(pd.NA, index=summary.index)
     colors = ["#8a6d00" if r is True else "#f2b807" if r is False else "#d9d9d9"
               for r in required.astype("object").where(required.notna(), None)]
-    bars = ax.bar(summary["scope"].astype(str), summary["rate_pct"], color=colors)
+    labels = summary["scope"].astype(str)
+    if "display_name" in summary:                  # the names users see on the consent screen, not scope ids
+        labels = summary["display_name"].astype("string").fillna(labels).astype(str)
+    bars = ax.bar(labels, summary["rate_pct"], color=colors)
+    shown = dict(zip(summary["scope"].astype(str), labels))
     for bar, agreed, n in zip(bars, summary["agreed"], summary["n"]):
         ax.annotate(f"{agreed}/{n}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
                     va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
@@ -369,7 +636,7 @@ def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, 
     plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color="#8a6d00", label="required"), Patch(color="#f2b807", label="optional"),
+    ax.legend(handles=[Patch(color="#8a6d00", label="required (not revocable)"), Patch(color="#f2b807", label="optional"),
                        Patch(color="#d9d9d9", label="nobody agreed")], loc="upper right", fontsize=8)
     if panels == 2:
         daily = consent_daily(trend)
@@ -378,9 +645,11 @@ def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, 
             scopes = [c for c in optional if c in daily.columns][:5]
         ax2 = axes[0][1]
         for scope in scopes:
-            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=scope)
+            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=shown.get(scope, scope))
         ax2.set_title("Users agreeing at the end of each day (UTC)")
         ax2.set_ylabel("users")
         ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
     fig.tight_layout()
-    return fig
+    from .plots import shown_once
+
+    return shown_once(fig)

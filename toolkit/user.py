@@ -330,6 +330,18 @@ class UserArea(Area):
         df = pd.DataFrame.from_dict(rows, orient="index").fillna(False).astype(bool)
         df.index.name = "user_id"
         df.attrs["meta"] = {"agreement_rate": df.mean().to_dict() if len(df) else {}, "users": len(df)}
+        if not len(df):
+            import warnings
+
+            from .errors import ToolkitWarning, _user_stacklevel
+
+            sandbox = getattr(self.client, "sandbox", None)
+            how = ("on the sandbox, tk.sandbox.replay_consent_history() links nine demo users with a week of "
+                   "consents, and tk.sandbox.login(user_id, scopes=[...]) links one" if sandbox is not None else
+                   "users appear once they log in to the app and consent")
+            hint = f"no user is linked to the app, so there is no consent to report: {how}"
+            df.attrs["meta"]["hint"] = hint
+            warnings.warn(f"consent_report: {hint}.", ToolkitWarning, stacklevel=_user_stacklevel())
         return df
 
     @staticmethod

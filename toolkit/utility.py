@@ -169,20 +169,56 @@ class StatusArea(Area):
                              self.history(days=days, product=product, lang=lang), by=by)
 
 
-    def weekly(self, days: int = 7, *, product=None, lang: str = "en"):
-        """A status update over the last ``days`` UTC days: availability % per product and API, the non-GREEN
-        days, a generated paragraph, a figure and :meth:`~toolkit.reports.StatusReport.export` to CSV, Excel
-        and PNG (location §4.13–4.14). Synchronous clients only.
+    def weekly(self, days: int = 7, *, week: str | None = None, product=None, lang: str = "en", incidents=None):
+        """A status update over whole days (location §4.13–4.14): availability per product and API **as time**
+        (minutes up ÷ minutes counted, see :data:`toolkit.reports.UPTIME_DEFINITION`), the day counts
+        (``days``), the non-GREEN days, a paragraph that names products and APIs, a figure and
+        :meth:`~toolkit.reports.StatusReport.export` to CSV, Excel and PNG. Synchronous clients only.
+
+        The window: the last ``days`` whole UTC days before today (today's partial day is left out), or with
+        ``week="KST"`` the last whole Monday–Sunday week in Seoul (KST, UTC+9). The incidents' start and end
+        come from the sandbox (``tk.sandbox.incidents()``); on the real service, which reports days only, pass
+        your incident log as ``incidents=`` (``api``, ``status``, ``start``, ``end``), else availability is the
+        day counts.
 
         >>> weekly = tk.status.weekly()                # doctest: +SKIP
         >>> print(weekly.text); weekly.export("reports")   # doctest: +SKIP
+        >>> tk.status.weekly(week="KST").window        # doctest: +SKIP
+        'the week Monday 2026-11-09 to Sunday 2026-11-15 (KST)'
         """
         if self._client._async:
             raise TypeError("weekly() builds a report: use a synchronous client (toolkit.connect())")
+        if week not in (None, "KST"):
+            raise ParameterError("week", "must be None (the last whole UTC days) or 'KST' (Monday-Sunday in Seoul)",
+                                 week)
+        if week is None and (isinstance(days, bool) or not isinstance(days, int) or not 1 <= days <= 30):
+            raise ParameterError("days", "must be 1 to 30 whole days (the service keeps 30 days before today)", days)
+        import pandas as pd
+
         from .reports import status_weekly
 
-        return status_weekly(self.current(product=product, lang=lang),
-                             self.history(days=days, product=product, lang=lang))
+        current = self.current(product=product, lang=lang)
+        now = current.attrs["meta"].get("updatedAt") if len(current) else None
+        now = pd.Timestamp.now(tz="UTC") if now is None or pd.isna(now) else pd.Timestamp(now).tz_convert("UTC")
+        if week == "KST":
+            kst = (now + pd.Timedelta(hours=9)).tz_localize(None)
+            monday = kst.normalize() - pd.Timedelta(days=kst.weekday())
+            end = (monday - pd.Timedelta(hours=9)).tz_localize("UTC")
+            start = end - pd.Timedelta(days=7)
+            window = (f"the week Monday {monday - pd.Timedelta(days=7):%Y-%m-%d} to Sunday "
+                      f"{monday - pd.Timedelta(days=1):%Y-%m-%d} (KST)")
+        else:
+            end = now.normalize()
+            start = end - pd.Timedelta(days=days)
+            last = end - pd.Timedelta(days=1)
+            window = (f"{start:%Y-%m-%d} to {last:%Y-%m-%d} ({days} whole UTC day{'s' if days > 1 else ''})")
+        history = self.history(start=start.date(), end=(end - pd.Timedelta(seconds=1)).date(), product=product,
+                               lang=lang)
+        if incidents is None:
+            sandbox = getattr(self._client, "sandbox", None)
+            incidents = sandbox.incidents() if sandbox is not None and hasattr(sandbox, "incidents") else None
+        return status_weekly(current, history, incidents, start=start, end=end, window=window,
+                             tz="Asia/Seoul" if week == "KST" else "UTC")
 
 
 class SystemArea(Area):

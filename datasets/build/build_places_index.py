@@ -7,9 +7,10 @@ repository: the sandbox reads it about three times faster than a CSV file, so th
 Two builds write it:
 
 * ``build_local.py`` writes the store rows (ids ``MA…``, the SEMAS business ids) with :func:`write_index`;
-* this script (run after ``build_landmarks.py``) replaces the landmark rows (ids ``B`` + 10 digits, see
-  ``build_landmarks.py``) with the rows of ``landmarks.csv`` and keeps the store rows as they are. Running it
-  twice gives the same bytes.
+* this script (run after ``build_landmarks.py`` and ``build_station_places.py``) replaces the landmark rows (ids
+  ``B`` + 10 digits, see ``build_landmarks.py``) with the rows of ``landmarks.csv`` and those of
+  ``station_places.csv`` (the stations that are not station buildings, and the KTX 부산역; without its
+  ``point_source`` column) and keeps the store rows as they are. Running it twice gives the same bytes.
 
 Deterministic (gzip header without a timestamp, keys in a fixed order). Read it with :func:`read_index`.
 
@@ -58,8 +59,13 @@ def main() -> None:
     part = list(csv.reader(io.StringIO(text)))
     assert part[0] == header, (part[0], header)
     assert all(LANDMARK_ID.match(r[0]) for r in part[1:])
-    write_index(header, stores + part[1:])
-    print(f"{INDEX.name}: {len(stores)} stores + {len(part) - 1} landmarks, {INDEX.stat().st_size:,} bytes")
+    stations = list(csv.reader(io.StringIO((LOCAL / "station_places.csv").read_text("utf-8"))))
+    assert stations[0] == header + ["point_source"], stations[0]
+    assert all(LANDMARK_ID.match(r[0]) for r in stations[1:])
+    extra = [r[:len(header)] for r in stations[1:]]
+    write_index(header, stores + part[1:] + extra)
+    print(f"{INDEX.name}: {len(stores)} stores + {len(part) - 1} landmarks + {len(extra)} station places, "
+          f"{INDEX.stat().st_size:,} bytes")
 
 
 if __name__ == "__main__":

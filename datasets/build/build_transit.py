@@ -21,7 +21,7 @@ Every station of those lines is listed in order. Its point comes from the first 
    many; one is enough, then ``spread_m`` is empty: nothing says how good it is), and only when the point is within ``HOP_MAX_M`` per hop of the nearest station of the
    same line with a point of kind 1 or 2 (a business named after the 동해선's 좌천역 in 기장군 does not place
    line 1's 좌천 in 동구). ``spread_m`` is the farthest kept business from the point: the estimate is that good,
-   not better (a business named after a station stands near it, not in it). These points are not places of the keyword search (only buildings are).
+   not better (a business named after a station stands near it, not in it). ``build_station_places.py`` makes these points places of the keyword and category search (``station_places.csv``).
 4. none: empty ``x``/``y`` (``in_data`` 0). The router rides through the station (it counts as a stop) but
    nobody boards, alights or transfers there. No coordinate is invented.
 

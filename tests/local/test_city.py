@@ -167,7 +167,7 @@ def _metres(x1, y1, x2, y2):
 def test_every_station_point_says_where_it_comes_from():
     """building: the station's own landmark; transfer: the same station's building on another line; businesses:
     an estimate from businesses named after the station, never far from the line's neighbours with a real point
-    and never a keyword-search place; none: no point (nothing invented)."""
+    and not a landmark (its place comes from station_places.csv); none: no point (nothing invented)."""
     rows = _rows("transit_stations.csv")
     landmarks = {}
     for p in sorted(_rows("landmarks.csv"), key=lambda p: p["id"]):   # a station building's first address by id
@@ -251,17 +251,69 @@ def test_places_index_is_the_one_copy_of_the_places_and_holds_the_landmarks_file
     assert orjson.loads(text) == index   # the sandbox reads it with orjson
     summary = json.loads((DATA / "summary.json").read_text("utf-8"))
     landmarks = _rows("landmarks.csv")
-    assert index["columns"] == list(landmarks[0])
+    stations = [{k: v for k, v in p.items() if k != "point_source"} for p in _rows("station_places.csv")]
+    assert index["columns"] == list(landmarks[0]) == list(stations[0])
     assert all(len(col) == index["rows"] for col in index["data"])
     cols = dict(zip(index["columns"], index["data"]))
     assert cols["id"] == sorted(set(cols["id"]))
-    assert index["parts"] == {"stores": summary["rows"]["places"], "landmarks": len(landmarks)}
-    assert index["rows"] == summary["rows"]["places"] + len(landmarks)
+    assert index["parts"] == {"stores": summary["rows"]["places"], "landmarks": len(landmarks) + len(stations)}
+    assert index["rows"] == summary["rows"]["places"] + len(landmarks) + len(stations)
     rows = {r[0]: dict(zip(index["columns"], r)) for r in zip(*index["data"])}
-    assert all(rows[p["id"]] == p for p in landmarks)
+    assert all(rows[p["id"]] == p for p in landmarks + stations)
     stores = [r for i, r in rows.items() if not i.startswith("B")]
     assert all(r["id"].startswith("MA") for r in stores) and len(stores) == summary["rows"]["places"]
     codes = {}
     for r in stores:
         codes[r["category_group_code"]] = codes.get(r["category_group_code"], 0) + 1
     assert {c: codes.get(c, 0) for c in summary["category_group_counts"]} == summary["category_group_counts"]
+
+
+# ---------------------------------------------------------------------------- stations as places
+def test_every_station_with_a_point_is_a_place(sandbox_server):
+    """Each station row of the transit table that has a point (building, transfer or estimate) is an SW8 place named
+    as the platform names it; the estimated ones say so in station_places.csv; the city counts at least 95."""
+    key = sandbox_server.app_config()["rest_api_key"]
+    rows = _rows("transit_stations.csv")
+    names = {f"{r['station']}역 {r['line']}" for r in rows if r["in_data"] == "1"}
+    places = {p["place_name"] for p in _rows("landmarks.csv") + _rows("station_places.csv")
+              if p["category_group_code"] == "SW8"}
+    assert names <= places
+    kinds = {p["point_source"] for p in _rows("station_places.csv")}
+    assert kinds == {"businesses", "transfer", "building"}
+    estimated = [p for p in _rows("station_places.csv") if p["point_source"] == "businesses"]
+    assert estimated and all(not p["road_address_name"] for p in estimated)     # no address is invented
+    seen, page = [], 1
+    while True:     # the whole city in rect tiles small enough for 45 places each
+        found = 0
+        for i in range(6):
+            for j in range(6):
+                x0, y0 = 128.80 + i * 0.085, 35.00 + j * 0.065
+                body = httpx.get(sandbox_server.hosts()["local"] + "/v2/local/search/category.json",
+                                 params={"category_group_code": "SW8", "rect": f"{x0},{y0},{x0 + 0.085},{y0 + 0.065}",
+                                         "size": 15, "page": page},
+                                 headers={"Authorization": f"ServiceAK {key}"}, timeout=30).json()
+                seen += [d["id"] for d in body["documents"]]
+                found += len(body["documents"])
+        if not found:
+            break
+        page += 1
+    by_line = {}
+    for p in _rows("landmarks.csv") + _rows("station_places.csv"):
+        if p["id"] in set(seen):
+            by_line[p["category_name"].rsplit(" > ", 1)[1]] = by_line.get(p["category_name"].rsplit(" > ", 1)[1], 0) + 1
+    print("station places by line:", by_line)
+    assert len(set(seen)) >= 95
+
+
+def test_busan_station_is_the_first_answer_for_its_name(sandbox_server):
+    body = get(sandbox_server, "/v2/local/search/keyword.json", query="부산역", rect="128.76,34.88,129.32,35.40").json()
+    first, second = body["documents"][:2]
+    assert first["place_name"] == "부산역" and "기차역" in first["category_name"]
+    assert second["place_name"] == "부산역 1호선" and second["category_group_code"] == "SW8"
+
+
+def test_haeundae_gu_shows_its_stations(sandbox_server):
+    body = get(sandbox_server, "/v2/local/search/keyword.json", query="해운대구 지하철역", category_group_code="SW8",
+               rect="128.76,34.88,129.32,35.40", size=15).json()
+    names = {d["place_name"] for d in body["documents"]}
+    assert {"장산역 2호선", "중동역 2호선", "해운대역 2호선", "동백역 2호선", "벡스코역 2호선", "센텀시티역 2호선"} <= names

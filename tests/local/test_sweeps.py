@@ -107,6 +107,11 @@ def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
                           stats=lambda: {"requests": 4, "cache_hits": 0, "concurrency_start": 8,
                                          "concurrency_peak": 8, "throttled": 0})
     out = _sweep_frame(job, ["a", "b", "c", "a", "d", "e"], "query", None)
+    # each query's total_count; a query that found nothing keeps one row with empty place columns
+    assert list(out["total_count"]) == [2, 2, 0, 1] + [20] * (2 * len(numbers))
+    assert out.loc[out["query"] == "b", "id"].isna().all() and out.attrs["sweep"]["empty"] == ["b"]
+    assert out.attrs["sweep"]["totals"] == {"a": 2, "b": 0, "c": 1, "d": None, "e": 20}
+    out = out[out["query"] != "b"].drop(columns="total_count").reset_index(drop=True)
     rows = [{"query": k, **d} for k in "abcde" for d in answers[k].get("documents", [])]
     expected = frame(rows, columns=["query", *PLACE_COLUMNS], floats=["x", "y", "distance"])   # json_normalize
     pd.testing.assert_frame_equal(out, expected)
@@ -119,11 +124,11 @@ def test_sweep_frame_equals_the_flattened_records(shape, monkeypatch):
     # centres: each position in the list, repeated centres included, and no documents at all
     out = _sweep_frame(job, ["c", "a", "c", "e"], "centre", None)
     rows = [{"centre": i, **d} for i, k in enumerate("cace") for d in answers[k]["documents"]]
+    assert list(out.pop("total_count")) == [1, 2, 2, 1] + [20] * (2 * len(numbers))
     pd.testing.assert_frame_equal(out, frame(rows, columns=["centre", *PLACE_COLUMNS],
                                              floats=["x", "y", "distance"]))
     empty = _sweep_frame(job, ["b", "d"], "centre", None)
-    pd.testing.assert_frame_equal(empty, frame([], columns=["centre", *PLACE_COLUMNS],
-                                               floats=["x", "y", "distance"]))
+    assert list(empty["centre"]) == [0] and empty["id"].isna().all() and list(empty["total_count"]) == [0]
 
 
 @pytest.mark.parametrize("texts, by_numpy", [

@@ -32,7 +32,7 @@ from functools import lru_cache
 from pathlib import Path
 
 __all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", "note_binding", "resolve_tiles",
-           "new_map", "add_legend", "dot_icon", "inline_assets"]
+           "new_map", "add_legend", "dot_icon", "inline_assets", "default_marker_script"]
 
 HERE = Path(__file__).resolve().parent
 OSM = "OpenStreetMap"
@@ -263,6 +263,7 @@ def _map_class():
             # previous render had other names, so start it empty
             figure.script._children = type(figure.script._children)()
             figure.header.add_child(Element(inline_assets(needed)), name="toolkit_assets")
+            figure.header.add_child(Element(default_marker_script()), name="toolkit_marker_icons")
             rules = sorted({e._toolkit_css for e in elements if hasattr(e, "_toolkit_css")})
             if rules:
                 figure.header.add_child(Element(f"<style>{DOT_CSS}{''.join(rules)}</style>"), name="toolkit_dots")
@@ -278,6 +279,28 @@ def _map_class():
                     del figure.header._children[name]
 
     return ToolkitMap
+
+
+MARKER_IMAGES = ("marker-icon.png", "marker-icon-2x.png", "marker-shadow.png")
+
+
+@lru_cache(maxsize=None)
+def default_marker_script() -> str:
+    """A ``<script>`` that gives Leaflet's default marker icon (``L.Icon.Default``, what ``folium.Marker`` draws
+    without an ``icon=``) its three images (Leaflet 1.9.4's ``dist/images``, this folder) as data URIs. Leaflet
+    finds them through its stylesheet's URL, which an inlined stylesheet does not have: without this the marker
+    is a broken image. Goes after Leaflet in the map's header.
+
+    >>> "data:image/png;base64," in default_marker_script()
+    True
+    """
+    import base64
+
+    icon, retina, shadow = ("data:image/png;base64," + base64.b64encode((HERE / name).read_bytes()).decode()
+                            for name in MARKER_IMAGES)
+    # imagePath "" (a string) stops Leaflet from looking for the images next to its stylesheet
+    return ("<script>L.Icon.Default.imagePath = ''; L.Icon.Default.mergeOptions({iconUrl: '%s', "
+            "iconRetinaUrl: '%s', shadowUrl: '%s'});</script>" % (icon, retina, shadow))
 
 
 def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):

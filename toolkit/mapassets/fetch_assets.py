@@ -20,7 +20,10 @@ HERE = Path(__file__).resolve().parent
 PACKAGES = {
     "leaflet@1.9.4": ("sha512-nxS1ynzJOmOlHp+iL3FyWqK89GtNL8U8rvlMOsQdTTssxZwCXh8N2NB3GDQOL+YR3XnWyZAxwQixURb+FA74PA==",
                       {"package/dist/leaflet.js": "leaflet.js", "package/dist/leaflet.css": "leaflet.css",
-                       "package/LICENSE": "LICENSE.leaflet"}),
+                       "package/LICENSE": "LICENSE.leaflet",
+                       "package/dist/images/marker-icon.png": "marker-icon.png",
+                       "package/dist/images/marker-icon-2x.png": "marker-icon-2x.png",
+                       "package/dist/images/marker-shadow.png": "marker-shadow.png"}),
     "leaflet.markercluster@1.5.3": (
         "sha512-vPTw/Bndq7eQHjLBVlWpnGeLa3t+3zGiuM7fJwCkiMFq+nmRuG3RI3f7f4N4TDX7T4NpbAXpR2+NTRSEGfCSeA==",
         {"package/dist/leaflet.markercluster.js": "leaflet.markercluster.js",

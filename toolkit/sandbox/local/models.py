@@ -8,7 +8,9 @@ The world is read-only and held in memory. It is loaded on the first local reque
 Choices where the spec is silent, written down here:
 
 * **Address search.** The query is split on spaces. Leading region words are consumed (``부산``/``부산시``/
-  ``부산광역시``, a district, a legal dong, a 리); what follows is either a road name (a word of the road
+  ``부산광역시``, a district, a legal dong or 읍/면, a 리 — after its 읍/면 or straight after the district or city);
+  a road name may follow any of them (a 읍/면 or dong keeps the roads that have addresses in it, as the
+  addresses of a county write ``기장군 기장읍 기장대로 507``); what follows is either a road name (a word of the road
   table, e.g. ``중앙대로``) with an optional building number ``N`` or ``N-M`` (``ROAD`` / ``ROAD_ADDR``), or,
   after a dong, a lot number ``N``, ``N-M``, ``산 N`` or ``산N-M`` (``REGION_ADDR``). Region words alone give
   ``REGION`` documents (the deepest region named; all regions of that name when it is ambiguous).
@@ -816,8 +818,11 @@ class Model:
                     or any(c.startswith(k[:5]) for k in codes)]
             if cand:
                 codes, level, i = cand, "emd", i + 1
-        if i < len(words) and words[i] in w.ri_by_name and level == "emd":
-            cand = [c for c in w.ri_by_name[words[i]] if any(c.startswith(k[:8]) for k in codes)]
+        if i < len(words) and words[i] in w.ri_by_name:
+            # a 리 after its 읍/면, or straight after the district or city (the 읍/면 left out)
+            width = {"emd": 8, "sigungu": 5}.get(level, 0)
+            cand = [c for c in w.ri_by_name[words[i]] if codes is None or level == "sido"
+                    or any(c.startswith(k[:width]) for k in codes)]
             if cand:
                 codes, level, i = cand, "ri", i + 1
         return codes, level, i
@@ -912,7 +917,7 @@ class Model:
         if rest and rest[0] in w.road_names:
             districts = {w.regions[c]["name"] for c in codes} if level == "sigungu" else ()
             keys = [k for k in w.road_names[rest[0]]
-                    if codes is None or level == "sido" or (level == "sigungu" and k[0] in districts)]
+                    if codes is None or level in ("sido", "emd", "ri") or (level == "sigungu" and k[0] in districts)]
             if level in ("emd", "ri"):
                 keys = [k for k in keys if any(in_codes(a["b_code"]) for a in w.roads[k])]
             tail = rest[1:]
