@@ -155,7 +155,7 @@ RULES = {
                          "also": [["기장군"]]},                                       # not in the exact ratios
                    fewest={"kind": "text", "v": ["사하구"], "noun": "district"}),
     "06.3": record(1, "{'count': ..., 'nearest': ...}",
-                   count={"kind": "number", "v": 5},
+                   count={"kind": "number", "v": 8},
                    nearest={"kind": "text", "v": ["서면역 2호선", "서면역 1호선"], "noun": "station"}),  # both 67 m
     "06.4": record(2, "{'car_minutes': ..., 'subway_minutes': ..., 'faster': 'car' or 'subway'}",
                    car_minutes={"kind": "number", "v": 70, "tol": 1, "unit": "min",
