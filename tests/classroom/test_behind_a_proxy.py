@@ -51,15 +51,19 @@ def test_prefix_is_normalized_and_checked():
         normalize_prefix("services/toolkit-classroom")
 
 
-def test_tiles_answer_under_the_prefix_without_a_token(proxied):
+def test_tiles_answer_under_the_prefix_to_a_student_only(proxied):
     with browser(proxied) as b:
+        anonymous = b.get(PREFIX + TILE)                     # no anonymous load, tiles included
+        assert anonymous.status_code == 401 and "own Jupyter server" in anonymous.json()["msg"]
+        b.headers[HEADER] = classroom_header("uma", token("uma"))   # as the student's Jupyter server forwards it
         under = b.get(PREFIX + TILE)
         assert under.status_code == 200 and under.headers["content-type"] == "image/png"
         assert under.content.startswith(b"\x89PNG")
         assert b.get(TILE).content == under.content          # the root still answers (the kernels' address)
+        del b.headers[HEADER]
         refused = b.get(PREFIX + "/local/search/keyword.json", params={"query": "해운대"})
         assert refused.status_code == 401 and "TOOLKIT_CLASSROOM_TOKEN" in refused.json()["msg"]
-        assert b.get(PREFIX + "/classroom/health").json()["ok"] is True
+        assert b.get(PREFIX + "/classroom/health").json() == {"ok": True}
 
 
 def test_api_calls_through_the_prefix_reach_the_students_world(proxied):
