@@ -166,7 +166,9 @@ THAW_MIN = 16
 """Worlds replaced (reset) at least between two thaws of the frozen heap (see :meth:`Classroom._freeze`)."""
 
 FLUSH_EVERY = 15.0
-"""Seconds between writes of the worlds' activity (last activity, call counts) to the registry."""
+"""Seconds between writes of every loaded world's activity (last activity, call counts) to the registry; a request
+that may change a world's data (any method but GET, HEAD, OPTIONS) writes its world's at once, and stopping the
+class sandbox (SIGTERM, SIGINT) writes them all."""
 
 REGISTRY = """
 CREATE TABLE IF NOT EXISTS students (
@@ -396,6 +398,12 @@ class Classroom:
             with self.registry.tx() as db:
                 db.executemany("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?", rows)
 
+    def _flush_world(self, world: World) -> None:
+        """Write one world's activity to the registry (after a request that may have changed its data: a kill -9
+        then loses at most the reads since)."""
+        self.registry.execute("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?",
+                              world.last_activity, world.calls, world.name)
+
     def worlds(self) -> list[dict]:
         """One dict per student world: ``student``, ``created``, ``last_activity`` (Unix seconds, wall clock),
         ``calls``, ``loaded`` (in memory now)."""
@@ -526,6 +534,8 @@ class Classroom:
                 self.flush()
             if session is not None:
                 send = _with_cookie(send, session)          # its path is put under the prefix like the world's
+            if self.folder is not None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+                await asyncio.to_thread(self._flush_world, world)   # written before the world's data can change
             await world.app(scope, receive, send)
         finally:
             self._leave(share, size)
