@@ -372,10 +372,13 @@ def cmd_classroom(args) -> int:
         if action == "serve":
             from .sandbox.classroom import Limits
 
+            from .sandbox.classroom import ClassPolicy
+
             try:
                 args.limits = Limits(concurrent=args.max_concurrent, rate=args.rate, burst=args.burst)
             except ValueError as exc:
                 raise ClassroomError(str(exc)) from None
+            ClassPolicy(args.allow_origin)          # an origin that is not one: a message, before anything starts
         if action == "serve":
             from .sandbox.classroom import normalize_prefix
 
@@ -417,7 +420,8 @@ def serve_classroom(args, secret) -> int:
 
     settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
     kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock,
-          "prefix": args.prefix, "limits": args.limits, "secret_file": args.secret_file}
+          "prefix": args.prefix, "limits": args.limits, "secret_file": args.secret_file,
+          "allow_origins": args.allow_origin, "webhook_host": args.webhook_host}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
     server = ClassroomServer(secret, port=args.port, db=args.db, host=args.host, **kw)
@@ -532,6 +536,12 @@ def main(argv: list[str] | None = None) -> int:
                       help="requests a second per student, sustained (default 20)")
     room.add_argument("--burst", type=int, default=80, metavar="N",
                       help="requests per student at once after a pause (default 80)")
+    room.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                      help="an origin (https://host[:port]) students' apps may also redirect to; repeat for more "
+                           "(default: only the class's own origins and localhost)")
+    room.add_argument("--webhook-host", default=None, metavar="TEMPLATE",
+                      help="in a cluster: the only host a student's webhooks go to, {name} the student's name "
+                           "(e.g. jupyter-{name}); default: any but link-local addresses and the hub's ports")
     room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")

@@ -300,3 +300,76 @@ def test_world_files_are_private_and_counts_survive_a_kill_9(tmp_path):
         assert rows["ann"]["calls"] == 4
     finally:
         room.stop()
+
+
+SECRET = "a-class-secret-for-the-tests-0123456789"
+
+
+def header_of(name: str) -> dict:
+    return {HEADER: classroom_header(name, student_token(SECRET, name))}
+
+
+def test_a_students_app_cannot_redirect_off_the_class():
+    with ClassroomServer(SECRET, frozen=True, allow_origins=["https://apps.school.example"]) as room:
+        with httpx.Client(base_url=room.base_url, headers=header_of("mallory"), timeout=30) as http:
+            foreign = http.post("/sandbox/apps", json={"name": "Trap", "redirect_uris": ["https://evil.example/cb"]})
+            assert foreign.status_code == 400 and "not on this class's own origins" in foreign.json()["msg"]
+            assert "--allow-origin" in foreign.json()["msg"]
+            for key in ("logout_redirect_uris", "web_domains"):
+                assert http.post("/sandbox/apps", json={"name": "Trap", key: ["https://evil.example"]}
+                                 ).status_code == 400, key
+            apps_before = http.get("/sandbox/apps").json()["apps"]
+            assert len(apps_before) == 1                               # refused: nothing was made
+            own = http.post("/sandbox/apps", json={"name": "Mine", "redirect_uris": [
+                room.base_url + "/sandbox/callback", "http://localhost:5000/cb", "https://apps.school.example/cb"]})
+            assert own.status_code == 200, own.text
+            moved = http.patch(f"/sandbox/apps/{own.json()['app_id']}",
+                               json={"redirect_uris": ["https://evil.example:8443/cb"]})
+            assert moved.status_code == 400
+            # a link carrying a token in its query binds nothing: the parameter is dropped, the visitor is anonymous
+            link = http.get("/sandbox/config").json()
+        visitor = httpx.get(room.base_url + "/auth/oauth/authorize", params={
+            "toolkit_classroom": classroom_header("mallory", student_token(SECRET, "mallory")),
+            "client_id": link["app"]["rest_api_key"], "redirect_uri": "https://evil.example/cb",
+            "response_type": "code"}, follow_redirects=False)
+        assert visitor.status_code == 401 and "set-cookie" not in visitor.headers
+
+
+def test_webhooks_never_reach_the_hubs_ports_or_metadata(monkeypatch):
+    from tests.events.conftest import Receiver
+
+    hub = Receiver(mode="ok").start()                 # stands for the hub's API on this machine
+    student_receiver = Receiver(mode="ok").start()    # the student's own receiver (a notebook's)
+    monkeypatch.setenv("JUPYTERHUB_API_URL", f"http://127.0.0.1:{hub.port}/hub/api")
+    try:
+        with ClassroomServer(SECRET, frozen=True) as room:
+            with httpx.Client(base_url=room.base_url, headers=header_of("mallory"), timeout=30) as http:
+                assert http.get("/sandbox/config").status_code == 200
+            world = room.classroom.world("mallory").sandbox
+            events = world.model("events")
+            events.update_settings("100001", retry_delays=[])
+            targets = {"hub": f"http://127.0.0.1:{hub.port}/hub/api/users",
+                       "metadata": "http://169.254.169.254/latest/meta-data/",
+                       "own port": f"{room.base_url}/sandbox/config",
+                       "closed port": "http://127.0.0.1:9/x",
+                       "student": f"http://127.0.0.1:{student_receiver.port}/share"}
+            notes = {}
+            for label, url in targets.items():
+                world.apps.set_webhooks("100001", share=url)
+                [delivery] = events.share("100001", MINJI, args={"n": 1})
+                deadline = time.monotonic() + 20
+                while time.monotonic() < deadline:
+                    row = world.store.one("SELECT state, note, last_status FROM webhook_deliveries WHERE id = ?",
+                                          delivery)
+                    if row["state"] != "pending":
+                        break
+                    time.sleep(0.05)
+                notes[label] = (row["state"], row["note"], row["last_status"])
+            print(notes)
+            for label in ("hub", "metadata", "own port", "closed port"):
+                assert notes[label] == ("failed", "could not deliver", None), (label, notes[label])
+            assert notes["student"][0] == "delivered" and len(student_receiver.hits) == 1
+            assert hub.hits == []                                   # not one request reached the hub
+    finally:
+        hub.stop()
+        student_receiver.stop()

@@ -185,6 +185,124 @@ _TEACHER = TEACHER_HEADER.lower().encode()
 _HOST_RE = re.compile(rb"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
+HUB_PORTS = (8000, 8001, 8081)
+"""JupyterHub's default ports (its proxy's public and API ports, the hub's own API): never a webhook's target on
+this machine, nor the hub API's port named by ``JUPYTERHUB_API_URL``, nor the class sandbox's own."""
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def _origin(url: str) -> str | None:
+    """``scheme://host[:port]`` of an absolute http(s) URL, lower case, the default port left out (else None)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+class ClassPolicy:
+    """What a student's world may point at, in a class: its apps' redirect URIs and web domains, and its webhooks.
+
+    * **Apps' URLs** (``redirect_uris``, ``logout_redirect_uris``, ``web_domains``, set with ``POST
+      /sandbox/apps`` or ``PATCH /sandbox/apps/{id}``) stay on the class's own origins: the class sandbox's
+      address as the world knows it, the origin the request came through (the hub's, where the student's own
+      server is too), the browser's own machine (``localhost``, ``127.0.0.1``, ``[::1]``, any port: the demo
+      app's ``http://localhost:8765/callback``), and the origins the teacher allows (``--allow-origin``).
+      Anything else is HTTP 400: a world's app cannot send a visitor off-site.
+    * **Webhooks** are never delivered to link-local addresses (``169.254.0.0/16``, ``fe80::/10``: cloud
+      metadata), unspecified or multicast ones, nor on this machine to the hub's ports (:data:`HUB_PORTS`, the
+      port of ``JUPYTERHUB_API_URL``) or the class sandbox's own. With ``webhook_host`` (a cluster: e.g.
+      ``jupyter-{name}``) only that host, the student's own server, is a target. A refused target and a target
+      that does not answer read the same in the delivery log: ``could not deliver`` (no port map).
+
+    >>> policy = ClassPolicy(allowed=["https://apps.school.example"])
+    >>> policy.origin_ok("https://apps.school.example/cb", {"http://127.0.0.1:8765"})
+    True
+    >>> policy.origin_ok("https://evil.example/cb", {"http://127.0.0.1:8765"})
+    False
+    >>> policy.webhook_refusal("http://169.254.169.254/latest/meta-data", "ann")
+    'could not deliver'
+    """
+
+    def __init__(self, allowed=(), webhook_host: str | None = None, own_port: "callable | None" = None):
+        self.allowed = {o for o in (_origin(a) for a in allowed) if o}
+        bad = [a for a in allowed if not _origin(a)]
+        if bad:
+            raise ClassroomError(f"an allowed origin is an http(s) address like https://apps.school.example: "
+                                 f"{bad[0][:100]!r}")
+        self.webhook_host = webhook_host
+        self._own_port = own_port
+        ports = set(HUB_PORTS)
+        api = os.environ.get("JUPYTERHUB_API_URL", "")
+        if _origin(api):
+            from urllib.parse import urlsplit
+
+            ports.add(urlsplit(api).port or {"http": 80, "https": 443}[urlsplit(api).scheme])
+        self.hub_ports = ports
+
+    def origin_ok(self, url: str, own: "set[str]") -> bool:
+        from urllib.parse import urlsplit
+
+        origin = _origin(url) if isinstance(url, str) else None
+        if origin is None:
+            return False
+        return origin in own or origin in self.allowed or urlsplit(url.strip()).hostname in _LOOPBACK_NAMES
+
+    def check_app_urls(self, request, settings: dict) -> None:
+        """Raise the API's 400 when an app setting points off the class's origins (see the class docstring)."""
+        from .web import api_error
+
+        own = {o for o in (_origin(str(request.base_url)), _origin(request.app.state.sandbox.base_url or "")) if o}
+        for key in ("redirect_uris", "logout_redirect_uris", "web_domains"):
+            for url in settings.get(key, ()):
+                if not self.origin_ok(url, own):
+                    raise api_error(400, -2, f"{key}: {str(url)[:100]!r} is not on this class's own origins "
+                                             f"({', '.join(sorted(own | self.allowed))}, or localhost); the "
+                                             "teacher allows more with `toolkit classroom --allow-origin ORIGIN`")
+
+    def webhook_refusal(self, url: str, student: str) -> str | None:
+        """None when ``student``'s world may deliver to ``url``, else what the delivery log says."""
+        import ipaddress
+        import socket
+        from urllib.parse import urlsplit
+
+        refused = "could not deliver"
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname, parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return refused
+        if not host or port is None:
+            return refused
+        if self.webhook_host is not None:
+            wanted = self.webhook_host.replace("{name}", student).lower()
+            if host.lower() != wanted:
+                return refused
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return refused
+        own = self._own_port() if self._own_port else None
+        for info in infos:
+            address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+            mapped = getattr(address, "ipv4_mapped", None)
+            address = mapped or address
+            if address.is_link_local or address.is_unspecified or address.is_multicast or str(address) in (
+                    "100.100.100.200", "fd00:ec2::254"):
+                return refused
+            if address.is_loopback and (port in self.hub_ports or port == own):
+                return refused
+        return None
+
+
 class World:
     """One student's world: their sandbox, its app, and the teacher's figures (wall-clock times)."""
 
@@ -233,10 +351,12 @@ class Classroom:
     def __init__(self, secret: "str | Secret", db: str | None = None, *, seed: int = 7,
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
                  latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None,
-                 limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None):
+                 limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None,
+                 allow_origins=(), webhook_host: str | None = None):
         self._secret = Secret(secret)
         self.prefix = normalize_prefix(prefix)
         self.limits = limits or Limits()
+        self.policy = ClassPolicy(allow_origins, webhook_host, own_port=self._own_port)
         self._tickets: dict[str, tuple[str, float]] = {}       # ticket → (student, until): no token is kept
         self._sessions: dict[str, tuple[str, int, float]] = {}  # session id → (student, generation, until)
         self._shares: dict[str, _Share] = {}
@@ -311,7 +431,16 @@ class Classroom:
     def _new_file(self, name: str) -> str | None:
         return None if self.folder is None else f"{_file_stem(name)}.{_secrets.token_hex(4)}.sqlite3"
 
+    def _own_port(self) -> int | None:
+        from urllib.parse import urlsplit
+
+        try:
+            return urlsplit(self.base_url).port if self.base_url else None
+        except ValueError:
+            return None
+
     def _build(self, name: str, sandbox: Sandbox, created: float, calls: int, file: str | None) -> World:
+        sandbox.class_policy = (self.policy, name)        # its apps' URLs and its webhooks stay in the class
         app = create_app(sandbox)
         app.state.reset = lambda: self.reset(name)       # POST /sandbox/reset: this world only
         return World(name, sandbox, LatencyMiddleware(app, self.latency), created, calls, file)
