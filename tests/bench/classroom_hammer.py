@@ -48,6 +48,41 @@ async def hammer(job: dict) -> dict:
             "errors": dict(errors), "sent": sum(statuses.values()) + sum(errors.values())}
 
 
+def start(url: str, headers: dict, path: str, connections: int, seconds: float):
+    """Start a hammering student's process (this file); returns ``(process, go)``: ``go()`` starts the hammer,
+    waits for its end and returns its result."""
+    import subprocess
+    from pathlib import Path
+
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).resolve())], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True)
+    proc.stdin.write(json.dumps({"url": url, "headers": headers, "path": path, "connections": connections,
+                                 "seconds": seconds}) + "\n")
+    proc.stdin.flush()
+    ready = proc.stdout.readline().strip()
+    if ready != "ready":
+        proc.kill()
+        proc.wait(30)
+        raise RuntimeError(f"the hammer did not start: {ready!r}")
+
+    def go() -> dict:
+        try:
+            proc.stdin.write("go\n")
+            proc.stdin.flush()
+            line = proc.stdout.readline()
+            proc.wait(60)
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(30)
+            proc.stdin.close()
+            proc.stdout.close()
+        if not line.startswith("result "):
+            raise RuntimeError(f"the hammer ended without its result: {line!r}")
+        return json.loads(line[len("result "):])
+    return proc, go
+
+
 def main() -> int:
     job = json.loads(sys.stdin.readline())
     result = asyncio.run(hammer(job))

@@ -28,13 +28,13 @@ from types import SimpleNamespace
 import httpx
 import pytest
 
+from tests.bench.classroom_hammer import start as run_hammer
 from tests.bench.procs import _process, rss_mb
 from tests.social.conftest import png
-from toolkit.classroom import COOKIE, HEADER, TICKET, classroom_header, read_secret, revoke, student_token
+from toolkit.classroom import COOKIE, HEADER, TICKET, classroom_header, read_secret, student_token
 from toolkit.sandbox.classroom import ClassroomServer, Limits
 
 ROOT = Path(__file__).resolve().parents[2]
-HAMMER = ROOT / "tests" / "bench" / "classroom_hammer.py"
 MINJI = 4100000001
 UPLOAD = "/api/v1/api/story/upload/multi"
 PART, PARTS = 10_480_000, 10        # ten images just under the spec's 10 MiB each: 104.8 MB, a valid upload
@@ -137,32 +137,12 @@ def test_sixteen_parallel_uploads_by_one_student_leave_the_memory_bounded(served
     assert httpx.get(served.url + "/classroom/health").json() == {"ok": True}
 
 
-def run_hammer(url: str, headers: dict, path: str, connections: int, seconds: float):
-    """Start the hammering student's process; returns (process, go) — call go() to start, then read its result."""
-    proc = subprocess.Popen([sys.executable, str(HAMMER)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
-                            cwd=ROOT)
-    proc.stdin.write(json.dumps({"url": url, "headers": headers, "path": path, "connections": connections,
-                                 "seconds": seconds}) + "\n")
-    proc.stdin.flush()
-    assert proc.stdout.readline().strip() == "ready"
-
-    def go():
-        proc.stdin.write("go\n")
-        proc.stdin.flush()
-        line = proc.stdout.readline()
-        proc.wait(60)
-        proc.stdin.close()
-        proc.stdout.close()
-        assert line.startswith("result "), line
-        return json.loads(line[len("result "):])
-    return proc, go
-
-
 def test_a_hammering_student_gets_429_and_another_student_is_served(served):
     hammerer = served.header("hammer")
     config = httpx.get(served.url + "/sandbox/config", headers=hammerer, timeout=60).json()
     hammerer["Authorization"] = f"ServiceAK {config['app']['rest_api_key']}"
     path = "/v2/local/search/address.json?query=" + "부산진구 전포동 341-17"
+    httpx.get(served.url + "/local" + path, headers=hammerer, timeout=120).raise_for_status()   # the city loaded
     seconds = 4.0
     result: dict = {}
     proc, go = run_hammer(served.url, hammerer, "/local" + path, 200, seconds)
@@ -187,6 +167,7 @@ def test_a_hammering_student_gets_429_and_another_student_is_served(served):
         for pipe in (proc.stdin, proc.stdout):
             if not pipe.closed:
                 pipe.close()
+    assert result, "the hammer gave no result"
     statuses = result["statuses"]
     served_ok = statuses.get("200", 0)
     latencies.sort()

@@ -21,15 +21,30 @@ Design (the choices, written down):
   ``X-Toolkit-Classroom: <name>:<token>`` (:data:`toolkit.classroom.HEADER`; the API's own ``Authorization``
   stays the spec's) with every request, so the URLs a notebook shows are the sandbox's own
   (``http://HOST:PORT/local/...``) and the walkthroughs' stored outputs match. A browser that cannot add a
-  header opens its first page with ``?toolkit_classroom=<name>:<token>`` (:func:`toolkit.classroom.browser_url`):
-  the answer sets the cookie ``toolkit_classroom`` (HttpOnly, SameSite=Lax), which the later pages carry. The
-  header wins over the query, the query over the cookie; the classroom's header, query parameter and cookie are
-  removed before the world's app sees the request.
+  header opens its first page with a single-use ticket (``?toolkit_ticket=``, minted by ``POST
+  /classroom/ticket`` with the student's header): the answer sets the cookie ``toolkit_classroom`` (HttpOnly,
+  SameSite=Lax) holding a session id of the class sandbox's own, valid :data:`SESSION_SECONDS`, never the
+  token. The header wins over the ticket, the ticket over the cookie; the classroom's header, query parameters
+  and cookie are removed before the world's app sees the request. ``?toolkit_classroom=NAME:TOKEN`` binds
+  nothing (a link must not carry a credential).
 * **Tokens.** A student's token is ``HMAC-SHA256(class secret, "student:" + name)``
   (:func:`toolkit.classroom.student_token`), checked in constant time; a missing or wrong one answers HTTP 401
-  ``{"msg": ..., "code": -401}`` saying what to set. Only the tiles and fonts (``/sandbox/tiles/...``,
-  ``/sandbox/fonts/...``: the city's, the same in every world) and ``/classroom/health`` answer without a token,
-  so a map drawn in a student's browser loads its tiles.
+  ``{"msg": ..., "code": -401}`` saying what to set. Every route needs a student, the city's tiles and fonts
+  included (a map's tiles come through the student's own Jupyter server, which adds the header); only
+  ``/classroom/health`` answers an anonymous caller, and only ``{"ok": true}``. ``toolkit classroom revoke
+  NAME`` revokes one student's token (:func:`toolkit.classroom.revoke`: a generation in ``F.revoked``, read
+  here when it changes): the old token and the student's browser sessions are refused within a second.
+* **Fair shares** (:class:`Limits`, printed at start, set with ``--max-concurrent``, ``--rate``, ``--burst``):
+  each student has their own requests in progress (8), rate (20 a second, bursts of 80), request-body bytes in
+  flight (128 MiB: one upload at the spec's bound), tickets (16) and sessions (16). A request past its share
+  waits its turn up to a second, then gets HTTP 429 with ``Retry-After`` (the toolkit's client waits and
+  retries), so one hammering student slows only themselves: 16 parallel 104.8 MB uploads by one student grew
+  the class sandbox by 11 MB (1,750 MB when bodies were held whole; uploads are spooled to a temporary file as
+  they are read, :class:`~toolkit.sandbox.guard.RequestGuard`).
+* **What a world may point at** (:class:`ClassPolicy`): its apps' redirect URIs stay on the class's own
+  origins (``--allow-origin`` adds more), its webhooks never go to link-local or metadata addresses, nor to the
+  hub's ports or this class sandbox's own on this machine (``--webhook-host``: only the student's own server,
+  in a cluster), and every failed delivery reads ``could not deliver``.
 * **The world's address** is the one its student uses: each request's ``Host`` sets the world's base URL (ID
   tokens' ``iss``, ``/sandbox/config``), so a class sandbox reached as ``http://classroom:8765`` in a cluster
   answers with that name without configuration. It is one student's own world, so their ``Host`` changes
@@ -42,7 +57,9 @@ Design (the choices, written down):
   creation time, last activity and call count; the class incidents), and each world is its own SQLite file in
   the folder ``FILE.worlds/`` next to it (``<name>.<random>.sqlite3``; names that are not lower-case ASCII get
   a hash). After a restart a world is opened again on its student's next request (or the teacher's incident);
-  a reset world gets a new file and the old one is deleted. Without ``--db`` everything lives in memory.
+  a reset world gets a new file and the old one is deleted. The files are 0600 in a 0700 folder. A request
+  that may change a world's data writes its world's activity first (so a kill -9 loses no write's count), the
+  others every :data:`FLUSH_EVERY` seconds, and stopping writes all. Without ``--db`` everything lives in memory.
 * **The teacher** calls ``/classroom/...`` with ``X-Toolkit-Classroom-Teacher: <teacher token>`` (derived from
   the class secret, which never travels): ``GET /classroom/worlds``, ``POST /classroom/worlds/<name>/reset``,
   ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``.
@@ -66,7 +83,7 @@ import secrets as _secrets
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl, quote, unquote, urlencode
+from urllib.parse import parse_qsl, unquote, urlencode
 
 from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError,
                          student_token, teacher_token)
