@@ -97,6 +97,34 @@ def test_a_ticket_binds_a_browser_once_and_only_for_its_student(proxied):
                      params={TICKET: "not-a-ticket"}).status_code == 401
 
 
+def test_a_hub_logout_or_another_hub_user_on_the_browser_ends_its_session(proxied):
+    """A shared browser: student1's session of the class sandbox holds only while the browser keeps the hub's
+    session cookie it had (the hub makes a new one at every login and clears it at logout), so the next hub user
+    on that browser, or the same browser after a logout, never reaches student1's world."""
+    with httpx.Client(base_url=proxied.base_url, timeout=30) as kernel:
+        made = kernel.post("/classroom/ticket", headers={HEADER: classroom_header("una", token("una"))}).json()
+    with browser(proxied) as b:
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-una")
+        first = b.get(PREFIX + "/sandbox/config", params={TICKET: made["ticket"]})
+        assert first.status_code == 200
+        assert b.get(PREFIX + "/sandbox/config").status_code == 200          # same hub login: the session holds
+        session = b.cookies.get(COOKIE)
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-someone-else")  # another hub user logged in here
+        refused = b.get(PREFIX + "/sandbox/config")
+        assert refused.status_code == 401 and "login link" in refused.json()["msg"]
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-una")           # and the session is gone for good
+        assert b.get(PREFIX + "/sandbox/config").status_code == 401
+    with browser(proxied) as b:                                             # a hub logout clears the cookie
+        with httpx.Client(base_url=proxied.base_url, timeout=30) as kernel:
+            made = kernel.post("/classroom/ticket", headers={HEADER: classroom_header("una", token("una"))}).json()
+        b.cookies.set("jupyterhub-session-id", "hub-login-2")
+        assert b.get(PREFIX + "/sandbox/config", params={TICKET: made["ticket"]}).status_code == 200
+        session = b.cookies.get(COOKIE)
+    with browser(proxied) as after_logout:
+        after_logout.cookies.set(COOKIE, session)
+        assert after_logout.get(PREFIX + "/sandbox/config").status_code == 401
+
+
 def _form(page: str, form_id: str, current: str, **fields) -> tuple[str, dict]:
     form = re.search(rf"<form method='post' action='([^']+)' id='{form_id}'>(.*?)</form>", page, re.S)
     assert form, f"no {form_id} form on the page:\n{page[:400]}"

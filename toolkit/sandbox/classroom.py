@@ -26,7 +26,9 @@ Design (the choices, written down):
   SameSite=Lax) holding a session id of the class sandbox's own, valid :data:`SESSION_SECONDS`, never the
   token. The header wins over the ticket, the ticket over the cookie; the classroom's header, query parameters
   and cookie are removed before the world's app sees the request. ``?toolkit_classroom=NAME:TOKEN`` binds
-  nothing (a link must not carry a credential).
+  nothing (a link must not carry a credential). Behind a hub, a session holds only while the browser keeps the
+  hub's session cookie it had when the ticket was spent (:data:`HUB_SESSION_COOKIE`: a hub logout or another
+  hub user's login on that browser ends it).
 * **Tokens.** A student's token is ``HMAC-SHA256(class secret, "student:" + name)``
   (:func:`toolkit.classroom.student_token`), checked in constant time; a missing or wrong one answers HTTP 401
   ``{"msg": ..., "code": -401}`` saying what to set. Every route needs a student, the city's tiles and fonts
@@ -375,7 +377,8 @@ class Classroom:
         self.limits = limits or Limits()
         self.policy = ClassPolicy(allow_origins, webhook_host, own_port=self._own_port)
         self._tickets: dict[str, tuple[str, float]] = {}       # ticket → (student, until): no token is kept
-        self._sessions: dict[str, tuple[str, int, float]] = {}  # session id → (student, generation, until)
+        # session id → (student, generation, until, the hub's session id on this browser when it was made)
+        self._sessions: dict[str, tuple[str, int, float, str | None]] = {}
         self._shares: dict[str, _Share] = {}
         self._secret_file = secret_file          # its revocation file (toolkit.classroom.revoke) is read when it changes
         self._revoked: dict[str, int] = {}
@@ -624,6 +627,7 @@ class Classroom:
         if path == "/classroom" or path.startswith("/classroom/"):
             await self._teacher_api(scope, receive, send)
             return
+        hub_session = _hub_session(scope)
         name, token, source, scope = _credential(scope)
         session = None
         if source == "ticket":
@@ -631,11 +635,13 @@ class Classroom:
             if held is None or held[1] < time.monotonic():
                 name = None
             else:
-                name, session = held[0], self._session(held[0])
+                name, session = held[0], self._session(held[0], hub_session)
         elif source == "cookie":
             self.generation("")              # forgets the sessions of a student revoked meanwhile
             held = self._sessions.get(token)
-            if held is None or held[2] < time.monotonic():
+            if held is None or held[2] < time.monotonic() or held[3] != hub_session:
+                if held is not None and held[3] != hub_session:   # a hub logout, or another hub user, here
+                    self._sessions.pop(token, None)
                 name = None
             else:
                 name = held[0]
@@ -741,11 +747,13 @@ class Classroom:
                 return
 
     # ------------------------------------------------------------------ browsers: tickets and sessions
-    def _session(self, name: str) -> str:
+    def _session(self, name: str, hub_session: str | None = None) -> str:
         """A new browser session of ``name`` (the cookie's value): the student's oldest goes past
-        :attr:`Limits.sessions`, the oldest of all past :data:`SESSIONS_MAX`."""
+        :attr:`Limits.sessions`, the oldest of all past :data:`SESSIONS_MAX`. ``hub_session``: the hub's session
+        id on this browser (its ``jupyterhub-session-id`` cookie, which the hub changes at every login and clears
+        at logout): the session holds only while the browser keeps that one."""
         now = time.monotonic()
-        mine = [k for k, (who, _, until) in self._sessions.items() if who == name or until < now]
+        mine = [k for k, (who, _, until, _) in self._sessions.items() if who == name or until < now]
         for key in mine:
             if self._sessions[key][2] < now:
                 self._sessions.pop(key, None)
@@ -755,7 +763,7 @@ class Classroom:
         while len(self._sessions) >= SESSIONS_MAX:
             self._sessions.pop(next(iter(self._sessions)), None)
         value = _secrets.token_urlsafe(24)
-        self._sessions[value] = (name, self.generation(name), now + SESSION_SECONDS)
+        self._sessions[value] = (name, self.generation(name), now + SESSION_SECONDS, hub_session)
         return value
 
     def _behind(self, path: str) -> bool:
@@ -877,6 +885,22 @@ def _credential(scope):
         return ("", secret, source, scope) if source else (None, None, None, scope)
     encoded, _, token = value.rpartition(":")
     return unquote(encoded), token, source, scope
+
+
+HUB_SESSION_COOKIE = "jupyterhub-session-id"
+"""The hub's session cookie (path ``/``, not encrypted, "so other services on this domain can read it"): a new
+value at every hub login, cleared at logout."""
+
+
+def _hub_session(scope) -> str | None:
+    """The value of the browser's :data:`HUB_SESSION_COOKIE` (None without one: not behind a hub)."""
+    for key, raw in scope["headers"]:
+        if key == b"cookie" and HUB_SESSION_COOKIE.encode() in raw:
+            for part in raw.decode("latin-1").split(";"):
+                name, _, value = part.strip().partition("=")
+                if name == HUB_SESSION_COOKIE:
+                    return value or None
+    return None
 
 
 def _body_bound(scope) -> int:
