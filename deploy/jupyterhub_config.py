@@ -28,12 +28,16 @@ Settings, read from the hub's environment (the defaults suit The Littlest Jupyte
 =================================  ==========================================================================
 ``TOOLKIT_CLASSROOM_SECRET_FILE``  the class secret (created by the class sandbox when missing); keep it
                                    readable by the hub's user only: it mints every student's token
-                                   (default ``/srv/toolkit-classroom/class.secret``)
+                                   (default ``/srv/toolkit-classroom/class.secret``). Its folder is made
+                                   with mode 0700 when missing; an existing folder others may write in
+                                   (``/tmp``) stops the hub with a message, and is never changed
 ``TOOLKIT_CLASSROOM_PORT``         the class sandbox's port on 127.0.0.1 (default 8765)
 ``TOOLKIT_CLASSROOM_DB``           SQLite file keeping the worlds across restarts (default
                                    ``/srv/toolkit-classroom/worlds.sqlite``; empty: worlds in memory only)
 ``TOOLKIT_CLASSROOM_TOOLKIT``      the ``toolkit`` command of the users' environment (default: TLJH's
-                                   ``/opt/tljh/user/bin/toolkit`` where it exists, else ``toolkit`` on PATH)
+                                   ``/opt/tljh/user/bin/toolkit`` where it exists, else the one beside the
+                                   Python running the hub, else ``toolkit`` on PATH; none: the hub stops
+                                   with a message before it starts its proxy)
 ``TOOLKIT_CLASSROOM_SANDBOXES``    how many class sandboxes to run here (default 1)
 ``TOOLKIT_CLASSROOM_URLS``         class sandboxes run elsewhere, comma-separated (no managed service then)
 ``TOOLKIT_CLASSROOM_BROWSER_URLS`` where browsers reach those, in the same order (e.g. the path of each as an
@@ -47,7 +51,9 @@ the hub and the users in two environments; toolkit need only be installed in the
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
+import sys
 from pathlib import Path
 
 c = get_config()  # noqa: F821 (JupyterHub's config loader provides get_config)
@@ -55,9 +61,28 @@ c = get_config()  # noqa: F821 (JupyterHub's config loader provides get_config)
 SECRET_FILE = os.environ.get("TOOLKIT_CLASSROOM_SECRET_FILE", "/srv/toolkit-classroom/class.secret")
 PORT = int(os.environ.get("TOOLKIT_CLASSROOM_PORT", "8765"))
 DB = os.environ.get("TOOLKIT_CLASSROOM_DB", "/srv/toolkit-classroom/worlds.sqlite")
-TOOLKIT = (os.environ.get("TOOLKIT_CLASSROOM_TOOLKIT")
-           or next((p for p in ("/opt/tljh/user/bin/toolkit",) if os.access(p, os.X_OK)), None)
-           or shutil.which("toolkit") or "toolkit")
+
+
+def _find_toolkit(required: bool) -> str:
+    """The ``toolkit`` command: TOOLKIT_CLASSROOM_TOOLKIT when set, else TLJH's users' one, else the one beside the
+    Python that runs the hub (a venv's, even when the venv is not activated), else the one on PATH. None found:
+    the hub does not start (a clear error before its proxy starts, rather than a failed service after it)."""
+    given = os.environ.get("TOOLKIT_CLASSROOM_TOOLKIT")
+    candidates = [given] if given else ["/opt/tljh/user/bin/toolkit", str(Path(sys.executable).parent / "toolkit"),
+                                        shutil.which("toolkit")]
+    for path in candidates:
+        if path and os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    if not required:                 # sandboxes run elsewhere: the command is only the tokens' fallback
+        return given or "toolkit"
+    raise SystemExit(f"jupyterhub_config (toolkit classroom): no toolkit command at {given!r}: set "
+                     "TOOLKIT_CLASSROOM_TOOLKIT to the toolkit command of the users' environment" if given else
+                     "jupyterhub_config (toolkit classroom): no toolkit command beside this Python "
+                     f"({Path(sys.executable).parent}), in /opt/tljh/user/bin or on PATH: install toolkit there or "
+                     "set TOOLKIT_CLASSROOM_TOOLKIT to its toolkit command")
+
+
+TOOLKIT = _find_toolkit(required=not os.environ.get("TOOLKIT_CLASSROOM_URLS", "").strip())
 URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_URLS", "").split(",") if u.strip()]
 SANDBOXES = int(os.environ.get("TOOLKIT_CLASSROOM_SANDBOXES", "1"))
 BROWSER_URLS = [u.strip().rstrip("/") for u in os.environ.get("TOOLKIT_CLASSROOM_BROWSER_URLS", "").split(",")
@@ -71,9 +96,20 @@ def sandbox_for(name: str, urls: list[str]) -> str:
 
 
 def _secret_dir() -> None:
+    """Make the class secret's folder, mode 0700 (the secret and the worlds are the hub's, never a student's). A
+    folder that exists already is left as it is, unless others may write in it (``/tmp``, a shared folder) or it
+    is another user's: then the hub does not start (nothing is changed in a folder this file did not make)."""
     folder = Path(SECRET_FILE).parent
-    folder.mkdir(parents=True, exist_ok=True)
-    os.chmod(folder, 0o700)          # the class secret and the worlds are the hub's, never a student's
+    if folder.exists():
+        st = folder.stat()
+        if st.st_mode & (stat.S_IWGRP | stat.S_IWOTH) or st.st_uid != os.geteuid():
+            raise SystemExit(f"jupyterhub_config (toolkit classroom): the class secret's folder {str(folder)!r} is "
+                             "shared (others may write in it, or it is another user's): set "
+                             "TOOLKIT_CLASSROOM_SECRET_FILE to a file in a folder of the hub's own, e.g. "
+                             "/srv/toolkit-classroom/class.secret (it is made, mode 0700, when missing)")
+        return
+    folder.mkdir(mode=0o700, parents=True)
+    os.chmod(folder, 0o700)           # whatever the umask
 
 
 _secret = None
@@ -83,14 +119,14 @@ def student_token(name: str) -> str:
     """The student's token, computed by the hub at spawn time (the class secret never leaves the hub)."""
     global _secret
     try:
-        from toolkit.classroom import read_secret, student_token as derive
+        from toolkit.classroom import read_secret, revocations, student_token as derive
     except ImportError:              # toolkit lives only in the users' environment (TLJH): ask its CLI
         out = subprocess.run([TOOLKIT, "classroom", "token", name, "--secret-file", SECRET_FILE],
                              capture_output=True, text=True, timeout=60, check=True)
         return out.stdout.strip().splitlines()[-1].strip()
     if _secret is None:
         _secret = read_secret(SECRET_FILE, create=True)
-    return derive(_secret, name)
+    return derive(_secret, name, revocations(SECRET_FILE).get(name, 0))   # a revoked token: a new one at spawn
 
 
 if not URLS:                         # the class sandboxes run here, as services of the hub

@@ -13,8 +13,12 @@ functions the teacher makes them with.
   environment); without the secret it cannot be guessed from the name.
 * Every request of a student's client carries :data:`HEADER` (``X-Toolkit-Classroom: <name>:<token>``, the
   name percent-encoded): the URLs stay the sandbox's own (``http://HOST:PORT/local/...``), so a walkthrough's
-  stored outputs match. A browser that cannot send the header opens a page once with
-  ``?toolkit_classroom=<name>:<token>`` (:func:`browser_url`): the class sandbox keeps it in a cookie.
+  stored outputs match. A browser that cannot send the header opens a page once with a single-use ticket
+  (``POST /classroom/ticket``, :func:`ticket_url`): the class sandbox answers with a cookie holding a session id of
+  its own (never the token). No link carries a student's token.
+* A student's token is **revoked alone** with :func:`revoke` (``toolkit classroom revoke NAME``): the student's
+  *generation* goes up in the revocation file beside the secret (``F.revoked``), the token becomes a new one
+  (handed out at the student's next spawn on a hub) and the class sandbox refuses the old one at once.
 * The **teacher** (:class:`Teacher`) signs with a token derived from the secret the same way
   (:func:`teacher_token`), sent as :data:`TEACHER_HEADER`.
 
@@ -44,16 +48,18 @@ from .secrets import Secret, reveal
 __all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "TICKET", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT",
            "ENV_USER", "ENV_BROWSER",
            "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
-           "browser_url", "ticket_url", "from_env", "Teacher", "ClassroomError"]
+           "ticket_url", "from_env", "revocations", "revoke", "revoked_file", "Teacher", "ClassroomError"]
 
 HEADER = "X-Toolkit-Classroom"
 """The request header that binds a request to a student's world: ``<percent-encoded name>:<token>``."""
 TEACHER_HEADER = "X-Toolkit-Classroom-Teacher"
 """The request header of the teacher's calls (``/classroom/...``): :func:`teacher_token` of the class secret."""
 COOKIE = "toolkit_classroom"
-"""The cookie a browser keeps its world in (set by the class sandbox when a page is opened with :data:`QUERY`)."""
+"""The cookie a browser keeps its world in: a session id of the class sandbox's own (set when a page is opened with
+a ticket, :data:`TICKET`), bounded in time; never the student's token."""
 QUERY = "toolkit_classroom"
-"""The query parameter a browser's first page of a world carries (see :func:`browser_url`)."""
+"""A query parameter that once carried ``<name>:<token>``: a class sandbox no longer accepts it (a link must not
+carry a credential) and removes it before a world's app sees the request."""
 TICKET = "toolkit_ticket"
 """The query parameter of a single-use browser ticket (``POST /classroom/ticket``): a login link a notebook shows
 binds the browser to the student's world without carrying the student's token."""
@@ -96,13 +102,67 @@ def _mac(secret: "str | Secret", label: str) -> str:
     return hmac.new(key.encode("utf-8"), label.encode("utf-8"), hashlib.sha256).hexdigest()[:32]
 
 
-def student_token(secret: "str | Secret", name: str) -> str:
+def student_token(secret: "str | Secret", name: str, generation: int = 0) -> str:
     """The token of student ``name``: HMAC-SHA256 of the name under the class secret (32 hex digits, 128 bits).
+    ``generation`` counts the student's revocations (:func:`revoke`): each one gives a new token.
 
     >>> student_token("s3cret-of-the-class", "ann")[:8]
     '73b258a7'
+    >>> student_token("s3cret-of-the-class", "ann", 1) != student_token("s3cret-of-the-class", "ann")
+    True
     """
-    return _mac(secret, "student:" + check_name(name))
+    label = "student:" + check_name(name)
+    return _mac(secret, label if not generation else f"{label}\n{int(generation)}")
+
+
+def revoked_file(secret_file: "str | os.PathLike") -> Path:
+    """The revocation file beside a class secret file: ``F.revoked`` (JSON ``{name: generation}``, mode 0600)."""
+    return Path(str(secret_file) + ".revoked")
+
+
+def revocations(secret_file: "str | os.PathLike") -> dict[str, int]:
+    """Every revoked student's generation (``{}`` when nobody was revoked); a damaged file is a
+    :class:`ClassroomError`, never a silent ``{}`` (a revoked token must stay refused)."""
+    import json
+
+    path = revoked_file(secret_file)
+    try:
+        text = path.read_text("utf-8")
+    except FileNotFoundError:
+        return {}
+    try:
+        data = json.loads(text)
+        if not isinstance(data, dict) or not all(isinstance(v, int) and v > 0 for v in data.values()):
+            raise ValueError
+    except ValueError:
+        raise ClassroomError(f"the revocation file {str(path)!r} is damaged: it holds JSON {{name: generation}}; "
+                             "restore it (deleting it would make revoked tokens valid again)") from None
+    return {str(k): int(v) for k, v in data.items()}
+
+
+def revoke(secret_file: "str | os.PathLike", name: str) -> int:
+    """Revoke student ``name``'s token: their generation goes up in :func:`revoked_file` (written whole, then
+    renamed into place, mode 0600). Returns the new generation. The class sandbox reading that file refuses the
+    old token and forgets the student's browser sessions; the new token is :func:`student_token` with the
+    generation (a hub hands it out at the student's next spawn).
+
+    >>> import tempfile, pathlib
+    >>> f = pathlib.Path(tempfile.mkdtemp()) / "class.secret"
+    >>> revoke(f, "ann"), revoke(f, "ann"), revocations(f)
+    (1, 2, {'ann': 2})
+    """
+    import json
+
+    check_name(name)
+    data = revocations(secret_file)
+    data[name] = data.get(name, 0) + 1
+    path = revoked_file(secret_file)
+    temporary = path.with_name(path.name + f".{_secrets.token_hex(4)}")
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        json.dump(data, out, sort_keys=True)
+    os.replace(temporary, path)
+    return data[name]
 
 
 def teacher_token(secret: "str | Secret") -> str:
@@ -153,19 +213,9 @@ def classroom_header(name: str, token: "str | Secret") -> str:
     return f"{quote(check_name(name), safe='')}:{reveal(token)}"
 
 
-def browser_url(url: str, name: str, token: "str | Secret") -> str:
-    """``url`` (a page of the class sandbox) with the query parameter that binds a browser to the student's world;
-    the class sandbox answers it with a cookie, so the pages after it need nothing more.
-
-    >>> browser_url("http://127.0.0.1:8765/sandbox/callback", "ann", "0" * 32)
-    'http://127.0.0.1:8765/sandbox/callback?toolkit_classroom=ann%3A00000000000000000000000000000000'
-    """
-    return _with_query(url, QUERY, classroom_header(name, token))
-
-
 def ticket_url(url: str, ticket: str) -> str:
     """``url`` with a single-use browser ticket (:data:`TICKET`, from ``POST /classroom/ticket``): it binds a
-    browser to the student's world as :func:`browser_url` does, without the student's token.
+    browser to the student's world (the class sandbox answers with a session cookie) without the student's token.
 
     >>> ticket_url("/services/toolkit-classroom/auth/oauth/authorize?client_id=k", "T1")
     '/services/toolkit-classroom/auth/oauth/authorize?client_id=k&toolkit_ticket=T1'

@@ -322,7 +322,7 @@ def cmd_walkthroughs(args) -> int:
     return 0
 
 
-CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident": 2}
+CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident": 2, "revoke": 1}
 """``toolkit classroom ACTION ...``: the number of arguments after each action (serve is the default)."""
 
 
@@ -341,19 +341,36 @@ def hub_lines(url: str, secret_file: str | Path, prefix: str = "") -> str:
 
 
 def cmd_classroom(args) -> int:
-    from .classroom import ClassroomError, Teacher, read_secret, student_token
+    from .classroom import ClassroomError, Teacher, read_secret, revocations, revoke, student_token
 
     action, *rest = args.action or ["serve"]
     if action not in CLASSROOM_ACTIONS or len(rest) != CLASSROOM_ACTIONS[action]:
-        wanted = {"serve": "", "token": " NAME", "worlds": "", "reset": " NAME", "incident": " API_ID STATUS"}
+        wanted = {"serve": "", "token": " NAME", "worlds": "", "reset": " NAME", "incident": " API_ID STATUS",
+                  "revoke": " NAME"}
         print(f"toolkit classroom: use one of: {'; '.join('toolkit classroom ' + a + w for a, w in wanted.items())}",
               file=sys.stderr)
         return 2
     try:
         secret = read_secret(args.secret_file, create=action in ("serve", "token"))
         if action == "token":
-            print(student_token(secret, rest[0]), flush=True)
+            print(student_token(secret, rest[0], revocations(args.secret_file).get(rest[0], 0)), flush=True)
             return 0
+        if action == "revoke":
+            generation = revoke(args.secret_file, rest[0])
+            print(f"{rest[0]}: token revoked (generation {generation}): the class sandbox refuses the old one and "
+                  "forgets their browser sessions within a second; a hub hands out the new one at their server's "
+                  "next start (stop and start it from the hub's admin page)", flush=True)
+            return 0
+        if action == "serve":
+            from .sandbox.classroom import Limits
+
+            from .sandbox.classroom import ClassPolicy
+
+            try:
+                args.limits = Limits(concurrent=args.max_concurrent, rate=args.rate, burst=args.burst)
+            except ValueError as exc:
+                raise ClassroomError(str(exc)) from None
+            ClassPolicy(args.allow_origin)          # an origin that is not one: a message, before anything starts
         if action == "serve":
             from .sandbox.classroom import normalize_prefix
 
@@ -395,7 +412,8 @@ def serve_classroom(args, secret) -> int:
 
     settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
     kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock,
-          "prefix": args.prefix}
+          "prefix": args.prefix, "limits": args.limits, "secret_file": args.secret_file,
+          "allow_origins": args.allow_origin, "webhook_host": args.webhook_host}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
     server = ClassroomServer(secret, port=args.port, db=args.db, host=args.host, **kw)
@@ -407,6 +425,7 @@ def serve_classroom(args, secret) -> int:
         url = server.base_url if args.host not in ("0.0.0.0", "::", "") else f"http://HOSTNAME:{server.port}"
         where = f"{args.db} (worlds in {args.db}.worlds/)" if args.db else "in memory"
         print(f"toolkit classroom on {url}  (worlds: {where}; SIGTERM or Ctrl-C stops it)", flush=True)
+        print(f"  limits {server.classroom.limits} (--max-concurrent, --rate, --burst)", flush=True)
         print(f"  a student's token:  toolkit classroom token NAME --secret-file {args.secret_file}", flush=True)
         print(f"  the teacher:        toolkit classroom worlds --url {url} --secret-file {args.secret_file}",
               flush=True)
@@ -488,11 +507,14 @@ def main(argv: list[str] | None = None) -> int:
                "  toolkit classroom token NAME --secret-file F                 print a student's token\n"
                "  toolkit classroom worlds --url URL --secret-file F           the worlds: activity, call counts\n"
                "  toolkit classroom reset NAME --url URL --secret-file F       reset one student's world\n"
+               "  toolkit classroom revoke NAME --secret-file F                a new token for one student (at their\n"
+               "                                                               next spawn); the old one is refused\n"
                "  toolkit classroom incident API_ID STATUS --hours H --url URL --secret-file F\n"
                "                                                               an incident in every world\n"
                "--url defaults to TOOLKIT_CLASSROOM_URL. With --db FILE the worlds survive a restart (one SQLite\n"
                "file per world in FILE.worlds/).")
-    room.add_argument("action", nargs="*", metavar="ACTION", help="serve (default), token, worlds, reset, incident")
+    room.add_argument("action", nargs="*", metavar="ACTION",
+                      help="serve (default), token, worlds, reset, incident, revoke")
     room.add_argument("--secret-file", required=True, metavar="F", help="file of the class secret")
     room.add_argument("--host", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster's pod)")
@@ -500,6 +522,18 @@ def main(argv: list[str] | None = None) -> int:
     room.add_argument("--prefix", default=os.environ.get("JUPYTERHUB_SERVICE_PREFIX", ""), metavar="PATH",
                       help="also answer under this path, as a hub's proxy forwards it (default: "
                            "$JUPYTERHUB_SERVICE_PREFIX, which a hub sets for its services: /services/NAME/)")
+    room.add_argument("--max-concurrent", type=int, default=8, metavar="N",
+                      help="requests of one student in progress at once (default 8)")
+    room.add_argument("--rate", type=float, default=20.0, metavar="R",
+                      help="requests a second per student, sustained (default 20)")
+    room.add_argument("--burst", type=int, default=80, metavar="N",
+                      help="requests per student at once after a pause (default 80)")
+    room.add_argument("--allow-origin", action="append", default=[], metavar="ORIGIN",
+                      help="an origin (https://host[:port]) students' apps may also redirect to; repeat for more "
+                           "(default: only the class's own origins and localhost)")
+    room.add_argument("--webhook-host", default=None, metavar="TEMPLATE",
+                      help="in a cluster: the only host a student's webhooks go to, {name} the student's name "
+                           "(e.g. jupyter-{name}); default: any but link-local addresses and the hub's ports")
     room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")

@@ -35,11 +35,19 @@ connection and think time), never in this one.
    line and each step print the machine's load average). The table shows the sandbox's threads when each step
    starts: every student of a step has just logged in, and their worlds' consent events go to the process's one
    webhook delivery worker (a few threads at most, gone after 30 s idle; it was a polling thread per world).
+5. **A student who hammers.** One student sends requests over 200 connections, each the next as soon as the last
+   is answered (:mod:`tests.bench.classroom_hammer`, its own process), while another student's notebook makes
+   one address search after another (the toolkit's client, in this process). The hammer is ``wrk`` where it is
+   installed (the harsher: C), else :mod:`tests.bench.classroom_hammer`. Measured side by side in this run:
+   the other student alone, then under the hammer with the per-student limits off (``--max-concurrent``,
+   ``--rate``, ``--burst`` set out of reach: the class sandbox as it was), then with the default limits. Goal:
+   the other student's p95 at most 50 ms under the hammer with the limits (20 s a phase; 6 s with ``--short``).
 """
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -303,7 +311,91 @@ def main(argv: list[str]) -> int:
 
             # 1. a student's kernel, bound to this class sandbox, against the embedded sandbox
             part_kernel(url, secret_file, tmp)
+        part_hammer(secret_file, secret, 6 if short else 20)
     return 0
+
+
+def wrk_hammer(url: str, headers: dict, path: str, seconds: float) -> dict:
+    """wrk with 200 connections on ``path`` (the headers in a Lua script of mode 0600, not on its command line):
+    ``{"statuses": {"2xx": n, "other": n}, "errors": n}``."""
+    import re
+
+    from tests.bench.procs import LUA_REPORT
+
+    lines = "".join(f'wrk.headers["{k}"] = "{v}"\n' for k, v in headers.items())
+    with tempfile.TemporaryDirectory() as folder:
+        script = Path(folder) / "hammer.lua"
+        fd = os.open(script, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        with os.fdopen(fd, "w") as f:
+            f.write(f'wrk.path = "{path}"\n' + lines + LUA_REPORT)
+        out = subprocess.run(["wrk", "-t1", "-c200", f"-d{seconds:g}s", "--timeout", "10s", "-s", str(script), url],
+                             capture_output=True, text=True, timeout=seconds + 120).stdout
+    stats = json.loads(re.search(r"^\{.*\}$", out, re.M).group(0))
+    return {"statuses": {"2xx": stats["requests"] - stats["non2xx"], "other": stats["non2xx"]},
+            "errors": stats["errors"], "tool": "wrk"}
+
+
+def part_hammer(secret_file: Path, secret, seconds: float) -> None:
+    """Part 5: another student's p95 while one student hammers with 200 connections, limits off then on."""
+    import threading
+
+    from tests.bench.classroom_hammer import start as run_hammer
+    from toolkit.classroom import HEADER, classroom_header, student_token
+
+    off = ["--max-concurrent", "1000000", "--rate", "1000000", "--burst", "1000000"]
+    figures = {}
+    for label, extra in (("limits off", off), ("default limits", [])):
+        cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file),
+               *extra]
+        with _process(cmd, "toolkit classroom") as (proc, url):
+            import httpx
+
+            import toolkit
+
+            hammerer = {HEADER: classroom_header("hammer", student_token(secret, "hammer"))}
+            key = httpx.get(url + "/sandbox/config", headers=hammerer, timeout=60).json()["app"]["rest_api_key"]
+            hammerer["Authorization"] = f"ServiceAK {key}"
+            other = toolkit.connect(classroom=url, student="honest", token=student_token(secret, "honest"))
+            other.local.address("부산진구 전포동 341-17")          # the city loaded before the clock starts
+            path = "/local/v2/local/search/address.json?query=%EC%A0%84%ED%8F%AC%EB%8F%99"      # 전포동
+            httpx.get(url + path, headers=hammerer, timeout=120).raise_for_status()
+
+            def measure() -> list[float]:
+                out, t0 = [], time.monotonic()
+                while time.monotonic() - t0 < seconds:
+                    start = time.perf_counter()
+                    other.local.address("부산진구 전포동 341-17")
+                    out.append(1000 * (time.perf_counter() - start))
+                return sorted(out)
+
+            if label == "limits off":
+                figures["alone"] = measure()
+            result: dict = {}
+            if shutil.which("wrk"):            # the harsher hammer: C, 200 connections from one thread
+                worker = threading.Thread(target=lambda: result.update(wrk_hammer(url, hammerer, path, seconds)))
+                worker.start()
+                figures[label] = measure()
+                worker.join(seconds + 120)
+            else:
+                hammer_proc, go = run_hammer(url, hammerer, path, 200, seconds)
+                worker = threading.Thread(target=lambda: result.update(go()))
+                worker.start()
+                figures[label] = measure()
+                worker.join(seconds + 120)
+                if hammer_proc.poll() is None:
+                    hammer_proc.kill()
+            print(f"hammer, {label}: {result.get('statuses')} in {seconds:g} s; the class sandbox's resident "
+                  f"memory {rss_mb(proc.pid):.0f} MB")
+    print(f"the other student's address searches, p50/p95/p99 ms (requests), {seconds:g} s each, load average "
+          f"{os.getloadavg()[0]:.1f}:")
+    for label in ("alone", "limits off", "default limits"):
+        v = figures[label]
+        print(f"  {label:<16} {percentile(v, 50):>7.1f} {percentile(v, 95):>7.1f} {percentile(v, 99):>7.1f}  "
+              f"({len(v)})")
+    print(f"hammered: the other student's p95, limits off / default limits (no goal) "
+          f"{percentile(figures['limits off'], 95) / max(percentile(figures['default limits'], 95), 0.01):.2f}")
+    print(goal("hammered: the other student's p95 ms with the default limits",
+               percentile(figures["default limits"], 95), 50, at_most=True))
 
 
 if __name__ == "__main__":

@@ -51,15 +51,19 @@ def test_prefix_is_normalized_and_checked():
         normalize_prefix("services/toolkit-classroom")
 
 
-def test_tiles_answer_under_the_prefix_without_a_token(proxied):
+def test_tiles_answer_under_the_prefix_to_a_student_only(proxied):
     with browser(proxied) as b:
+        anonymous = b.get(PREFIX + TILE)                     # no anonymous load, tiles included
+        assert anonymous.status_code == 401 and "own Jupyter server" in anonymous.json()["msg"]
+        b.headers[HEADER] = classroom_header("uma", token("uma"))   # as the student's Jupyter server forwards it
         under = b.get(PREFIX + TILE)
         assert under.status_code == 200 and under.headers["content-type"] == "image/png"
         assert under.content.startswith(b"\x89PNG")
         assert b.get(TILE).content == under.content          # the root still answers (the kernels' address)
+        del b.headers[HEADER]
         refused = b.get(PREFIX + "/local/search/keyword.json", params={"query": "해운대"})
         assert refused.status_code == 401 and "TOOLKIT_CLASSROOM_TOKEN" in refused.json()["msg"]
-        assert b.get(PREFIX + "/classroom/health").json()["ok"] is True
+        assert b.get(PREFIX + "/classroom/health").json() == {"ok": True}
 
 
 def test_api_calls_through_the_prefix_reach_the_students_world(proxied):
@@ -91,6 +95,34 @@ def test_a_ticket_binds_a_browser_once_and_only_for_its_student(proxied):
         assert b.get(PREFIX + "/sandbox/config").status_code == 200     # the cookie carries on
     assert httpx.get(proxied.base_url + PREFIX + "/sandbox/config",
                      params={TICKET: "not-a-ticket"}).status_code == 401
+
+
+def test_a_hub_logout_or_another_hub_user_on_the_browser_ends_its_session(proxied):
+    """A shared browser: student1's session of the class sandbox holds only while the browser keeps the hub's
+    session cookie it had (the hub makes a new one at every login and clears it at logout), so the next hub user
+    on that browser, or the same browser after a logout, never reaches student1's world."""
+    with httpx.Client(base_url=proxied.base_url, timeout=30) as kernel:
+        made = kernel.post("/classroom/ticket", headers={HEADER: classroom_header("una", token("una"))}).json()
+    with browser(proxied) as b:
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-una")
+        first = b.get(PREFIX + "/sandbox/config", params={TICKET: made["ticket"]})
+        assert first.status_code == 200
+        assert b.get(PREFIX + "/sandbox/config").status_code == 200          # same hub login: the session holds
+        session = b.cookies.get(COOKIE)
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-someone-else")  # another hub user logged in here
+        refused = b.get(PREFIX + "/sandbox/config")
+        assert refused.status_code == 401 and "login link" in refused.json()["msg"]
+        b.cookies.set("jupyterhub-session-id", "hub-login-of-una")           # and the session is gone for good
+        assert b.get(PREFIX + "/sandbox/config").status_code == 401
+    with browser(proxied) as b:                                             # a hub logout clears the cookie
+        with httpx.Client(base_url=proxied.base_url, timeout=30) as kernel:
+            made = kernel.post("/classroom/ticket", headers={HEADER: classroom_header("una", token("una"))}).json()
+        b.cookies.set("jupyterhub-session-id", "hub-login-2")
+        assert b.get(PREFIX + "/sandbox/config", params={TICKET: made["ticket"]}).status_code == 200
+        session = b.cookies.get(COOKIE)
+    with browser(proxied) as after_logout:
+        after_logout.cookies.set(COOKIE, session)
+        assert after_logout.get(PREFIX + "/sandbox/config").status_code == 401
 
 
 def _form(page: str, form_id: str, current: str, **fields) -> tuple[str, dict]:

@@ -13,7 +13,7 @@ import httpx
 import pytest
 
 import toolkit
-from toolkit.classroom import (HEADER, QUERY, TEACHER_HEADER, ClassroomError, Teacher, browser_url, check_name,
+from toolkit.classroom import (COOKIE, HEADER, QUERY, TEACHER_HEADER, TICKET, ClassroomError, Teacher, check_name,
                                classroom_header, from_env, read_secret, student_token, teacher_token)
 from toolkit.errors import ConfigurationError, ToolkitError
 from toolkit.sandbox.classroom import ClassroomServer
@@ -72,26 +72,40 @@ def test_missing_or_wrong_token_is_a_clear_401(room):
         # the teacher's calls need the teacher's token, a student's is refused
         for headers in ({}, {TEACHER_HEADER: token("ann")}, {HEADER: classroom_header("ann", token("ann"))}):
             assert http.get("/classroom/worlds", headers=headers).status_code == 401
-        assert http.get("/classroom/health").json()["ok"] is True
-        # the city's tiles need no token (a map in a student's browser)
-        tile = http.get("/sandbox/tiles/12/3493/1613.png")
+        # anonymous callers learn only that the class sandbox is up; the tiles and fonts need a student too
+        assert http.get("/classroom/health").json() == {"ok": True}
+        teacher = {TEACHER_HEADER: teacher_token(SECRET)}
+        assert set(http.get("/classroom/health", headers=teacher).json()) == {"ok", "worlds"}
+        for path in ("/sandbox/tiles/12/3493/1613.png", "/sandbox/fonts/NanumGothic.ttf"):
+            assert http.get(path).status_code == 401, path
+        tile = http.get("/sandbox/tiles/12/3493/1613.png", headers={HEADER: classroom_header("ann", token("ann"))})
         assert tile.status_code == 200 and tile.headers["content-type"] == "image/png"
     with pytest.raises(ToolkitError, match="wrong token for student 'ann'"):
         toolkit.connect(classroom=room.base_url, student="ann", token=token("bob"))
 
 
-def test_a_browser_binds_with_the_query_then_the_cookie(room):
+def test_a_browser_binds_with_a_ticket_then_a_session_cookie_never_the_token(room):
+    with world_http(room, "carol") as kernel:
+        made = kernel.post("/classroom/ticket").json()
     with httpx.Client(base_url=room.base_url, timeout=30) as browser:
-        r = browser.get(browser_url("/sandbox/clock", "carol", token("carol")))
-        assert r.status_code == 200 and f"{QUERY}=" in r.headers["set-cookie"]
-        assert "HttpOnly" in r.headers["set-cookie"]
-        assert browser.get("/sandbox/clock").status_code == 200           # the cookie now
+        # a link carrying the token itself binds nothing (and the parameter never reaches the world)
+        r = browser.get("/sandbox/clock", params={QUERY: classroom_header("carol", token("carol"))})
+        assert r.status_code == 401 and "set-cookie" not in r.headers
+        r = browser.get("/sandbox/clock", params={TICKET: made["ticket"]})
+        cookie = r.headers["set-cookie"]
+        assert r.status_code == 200 and cookie.startswith(f"{COOKIE}=") and "HttpOnly" in cookie
+        assert token("carol") not in cookie and "carol" not in cookie and "Max-Age=" in cookie
+        assert browser.get("/sandbox/clock").status_code == 200           # the session cookie now
         assert "carol" in room.classroom.names()
         # the header wins over the cookie: another student's header reaches only their world
         with world_http(room, "dave") as dave:
             dave.cookies.update(browser.cookies)
             dave.post("/sandbox/clock", json={"advance": 3600})
         assert browser.get("/sandbox/clock").json()["unix"] + 3600 == room.classroom.world("dave").sandbox.clock.unix()
+        # a forged session id is refused, with a message saying what to do
+        browser.cookies.set(COOKIE, "not-a-session")
+        r = browser.get("/sandbox/clock")
+        assert r.status_code == 401 and "login link" in r.json()["msg"]
 
 
 # ---------------------------------------------------------------------- isolation of two worlds

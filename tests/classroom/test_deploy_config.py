@@ -15,13 +15,22 @@ from toolkit.classroom import read_secret, student_token
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
 
 
+def fake_toolkit(folder: Path) -> str:
+    """An executable file named toolkit in ``folder`` (the config checks the command exists; it never runs it)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "toolkit"
+    path.write_text("#!/bin/sh\nexit 1\n")
+    path.chmod(0o755)
+    return str(path)
+
+
 def load(monkeypatch, tmp_path, **env):
     for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB",
                  "TOOLKIT_CLASSROOM_BROWSER_URLS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(tmp_path / "class" / "class.secret"))
     monkeypatch.setenv("TOOLKIT_CLASSROOM_PORT", "18765")
-    monkeypatch.setenv("TOOLKIT_CLASSROOM_TOOLKIT", "/venv/bin/toolkit")
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_TOOLKIT", fake_toolkit(tmp_path / "venv" / "bin"))
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     c = PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
@@ -38,7 +47,7 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
     services, environment = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_DB=str(tmp_path / "class/worlds.sqlite"))
     assert services == [{
         "name": "toolkit-classroom", "url": "http://127.0.0.1:18765",
-        "command": ["/venv/bin/toolkit", "classroom", "--port", "18765", "--secret-file",
+        "command": [str(tmp_path / "venv" / "bin" / "toolkit"), "classroom", "--port", "18765", "--secret-file",
                     str(tmp_path / "class" / "class.secret"), "--db", str(tmp_path / "class/worlds.sqlite")],
         "environment": {"PYTHONUNBUFFERED": "1"}}]
     assert oct((tmp_path / "class").stat().st_mode & 0o777) == "0o700"   # the secret's folder: the hub's only
@@ -112,3 +121,66 @@ def test_tokens_from_the_users_toolkit_when_the_hub_has_none(monkeypatch, tmp_pa
     token = user_env(environment, "student.one@school")["TOOLKIT_CLASSROOM_TOKEN"]
     monkeypatch.setattr(builtins, "__import__", real_import)
     assert token == student_token(read_secret(tmp_path / "class" / "class.secret"), "student.one@school")
+
+
+def test_the_secret_folder_is_made_private_and_a_shared_one_refused(monkeypatch, tmp_path):
+    import os
+    import stat
+
+    import pytest
+
+    shared = tmp_path / "shared"
+    shared.mkdir()
+    shared.chmod(0o1777)                         # like /tmp
+    with pytest.raises(SystemExit, match="shared"):
+        load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_SECRET_FILE=str(shared / "class.secret"))
+    assert stat.S_IMODE(shared.stat().st_mode) == 0o1777 and not list(shared.iterdir())   # left as it was
+    own = tmp_path / "own"
+    own.mkdir(mode=0o750)
+    own.chmod(0o750)
+    load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_SECRET_FILE=str(own / "class.secret"))
+    assert stat.S_IMODE(own.stat().st_mode) == 0o750                                   # not made here: unchanged
+    load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_SECRET_FILE=str(tmp_path / "new" / "deeper" / "class.secret"))
+    assert stat.S_IMODE((tmp_path / "new" / "deeper").stat().st_mode) == 0o700
+    assert os.geteuid() == (tmp_path / "new" / "deeper").stat().st_uid
+
+
+def test_toolkit_is_found_beside_the_hubs_python_or_the_hub_stops(monkeypatch, tmp_path):
+    import sys
+
+    import pytest
+
+    venv_python = tmp_path / "venv2" / "bin" / "python"
+    fake_toolkit(venv_python.parent)
+    monkeypatch.setattr(sys, "executable", str(venv_python))      # a venv's python run by full path, not activated
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    monkeypatch.delenv("TOOLKIT_CLASSROOM_TOOLKIT", raising=False)
+    for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB"):
+        monkeypatch.delenv(name, raising=False)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(tmp_path / "class" / "class.secret"))
+
+    def services():
+        c = PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
+        return c.JupyterHub.services.get_value([])
+
+    if not Path("/opt/tljh/user/bin/toolkit").exists():
+        assert services()[0]["command"][0] == str(venv_python.parent / "toolkit")
+        (venv_python.parent / "toolkit").unlink()
+        with pytest.raises(SystemExit, match="no toolkit command beside this Python"):
+            services()
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_TOOLKIT", str(tmp_path / "nowhere" / "toolkit"))
+    with pytest.raises(SystemExit, match="no toolkit command at"):
+        services()
+
+
+def test_a_revoked_student_gets_a_new_token_at_the_next_spawn(monkeypatch, tmp_path):
+    from toolkit.classroom import revoke
+
+    _, environment = load(monkeypatch, tmp_path)
+    before = user_env(environment, "student1")["TOOLKIT_CLASSROOM_TOKEN"]
+    other = user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"]
+    assert revoke(tmp_path / "class" / "class.secret", "student1") == 1
+    after = user_env(environment, "student1")["TOOLKIT_CLASSROOM_TOKEN"]
+    secret = read_secret(tmp_path / "class" / "class.secret")
+    assert after != before and after == student_token(secret, "student1", 1)
+    assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == other          # nobody else's changes

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import socket
 from types import SimpleNamespace
-from urllib.parse import quote, urlsplit
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -26,8 +26,8 @@ from tests.test_several_apps import (test_customer_files_belong_to_the_channels_
                                      test_identity_users_link_per_app, test_local_and_navi_work_with_any_apps_key,
                                      test_refused_app_creation_changes_nothing, test_second_app_has_its_own_keys,
                                      test_webhook_settings_are_per_app)
-from toolkit.classroom import COOKIE, HEADER, QUERY, classroom_header
-from toolkit.sandbox.classroom import ClassroomServer
+from toolkit.classroom import COOKIE, HEADER, QUERY, TICKET, classroom_header
+from toolkit.sandbox.classroom import ClassroomServer, Limits
 from toolkit.sandbox.identity.models import SCOPES
 
 from .conftest import SECRET, digest, student, token, world_http
@@ -69,7 +69,9 @@ class WorldHostile(Hostile):
 
 @pytest.fixture(scope="module")
 def room():
-    server = ClassroomServer(SECRET, frozen=True).start()
+    # the suites send thousands of requests one after another: a share wide enough not to slow them down (the
+    # shares themselves are tested in tests/classroom/test_hostile_students.py)
+    server = ClassroomServer(SECRET, frozen=True, limits=Limits(rate=10_000, burst=10_000)).start()
     victim = student(server, VICTIM, fresh=True).login_as(4100000001, scopes=["profile", "friends", "talk_message"])
     victim.story.post_note("the victim's story", permission="F")
     victim.sandbox.advance(hours=5)
@@ -121,11 +123,15 @@ def two_apps(room):
 
 
 def test_codes_and_refresh_tokens_do_not_cross_apps_in_a_world(two_apps, room, monkeypatch):
-    """The suite's headless browser drives the login pages as a browser does in a class: with the world's
-    cookie (what ``?toolkit_classroom=`` leaves), no header."""
+    """The suite's headless browser drives the login pages as a browser does in a class: with the session cookie
+    a ticket's first page leaves, no header."""
     import tests.identity.helpers as helpers
 
-    cookie = {COOKIE: quote(classroom_header(APPS, token(APPS)), safe="")}
+    with world_http(room, APPS) as kernel:
+        ticket = kernel.post("/classroom/ticket").json()["ticket"]
+    first = httpx.get(room.base_url + "/sandbox/config", params={TICKET: ticket})
+    assert first.status_code == 200
+    cookie = {COOKIE: first.cookies[COOKIE]}
     real = httpx.Client
     monkeypatch.setattr(helpers, "httpx", SimpleNamespace(Client=lambda **kw: real(cookies=cookie, **kw)))
     several.test_codes_and_refresh_tokens_do_not_cross_apps(two_apps)

@@ -52,6 +52,7 @@ class Sandbox:
         self.seed = int(self.store.get_meta("seed", seed))
         self.clock = Clock(self.store, clock_start, frozen, mode=clock)
         self.base_url = base_url
+        self.class_policy = None    # (policy, student) in a class sandbox: see toolkit.sandbox.classroom.ClassPolicy
         self.datasets = datasets_dir()
         self.models: dict[str, object] = {}
         for area in AREAS:

@@ -21,15 +21,32 @@ Design (the choices, written down):
   ``X-Toolkit-Classroom: <name>:<token>`` (:data:`toolkit.classroom.HEADER`; the API's own ``Authorization``
   stays the spec's) with every request, so the URLs a notebook shows are the sandbox's own
   (``http://HOST:PORT/local/...``) and the walkthroughs' stored outputs match. A browser that cannot add a
-  header opens its first page with ``?toolkit_classroom=<name>:<token>`` (:func:`toolkit.classroom.browser_url`):
-  the answer sets the cookie ``toolkit_classroom`` (HttpOnly, SameSite=Lax), which the later pages carry. The
-  header wins over the query, the query over the cookie; the classroom's header, query parameter and cookie are
-  removed before the world's app sees the request.
+  header opens its first page with a single-use ticket (``?toolkit_ticket=``, minted by ``POST
+  /classroom/ticket`` with the student's header): the answer sets the cookie ``toolkit_classroom`` (HttpOnly,
+  SameSite=Lax) holding a session id of the class sandbox's own, valid :data:`SESSION_SECONDS`, never the
+  token. The header wins over the ticket, the ticket over the cookie; the classroom's header, query parameters
+  and cookie are removed before the world's app sees the request. ``?toolkit_classroom=NAME:TOKEN`` binds
+  nothing (a link must not carry a credential). Behind a hub, a session holds only while the browser keeps the
+  hub's session cookie it had when the ticket was spent (:data:`HUB_SESSION_COOKIE`: a hub logout or another
+  hub user's login on that browser ends it).
 * **Tokens.** A student's token is ``HMAC-SHA256(class secret, "student:" + name)``
   (:func:`toolkit.classroom.student_token`), checked in constant time; a missing or wrong one answers HTTP 401
-  ``{"msg": ..., "code": -401}`` saying what to set. Only the tiles and fonts (``/sandbox/tiles/...``,
-  ``/sandbox/fonts/...``: the city's, the same in every world) and ``/classroom/health`` answer without a token,
-  so a map drawn in a student's browser loads its tiles.
+  ``{"msg": ..., "code": -401}`` saying what to set. Every route needs a student, the city's tiles and fonts
+  included (a map's tiles come through the student's own Jupyter server, which adds the header); only
+  ``/classroom/health`` answers an anonymous caller, and only ``{"ok": true}``. ``toolkit classroom revoke
+  NAME`` revokes one student's token (:func:`toolkit.classroom.revoke`: a generation in ``F.revoked``, read
+  here when it changes): the old token and the student's browser sessions are refused within a second.
+* **Fair shares** (:class:`Limits`, printed at start, set with ``--max-concurrent``, ``--rate``, ``--burst``):
+  each student has their own requests in progress (8), rate (20 a second, bursts of 80), request-body bytes in
+  flight (128 MiB: one upload at the spec's bound), tickets (16) and sessions (16). A request past its share
+  waits its turn up to a second, then gets HTTP 429 with ``Retry-After`` (the toolkit's client waits and
+  retries), so one hammering student slows only themselves: 16 parallel 104.8 MB uploads by one student grew
+  the class sandbox by 11 MB (1,750 MB when bodies were held whole; uploads are spooled to a temporary file as
+  they are read, :class:`~toolkit.sandbox.guard.RequestGuard`).
+* **What a world may point at** (:class:`ClassPolicy`): its apps' redirect URIs stay on the class's own
+  origins (``--allow-origin`` adds more), its webhooks never go to link-local or metadata addresses, nor to the
+  hub's ports or this class sandbox's own on this machine (``--webhook-host``: only the student's own server,
+  in a cluster), and every failed delivery reads ``could not deliver``.
 * **The world's address** is the one its student uses: each request's ``Host`` sets the world's base URL (ID
   tokens' ``iss``, ``/sandbox/config``), so a class sandbox reached as ``http://classroom:8765`` in a cluster
   answers with that name without configuration. It is one student's own world, so their ``Host`` changes
@@ -42,7 +59,9 @@ Design (the choices, written down):
   creation time, last activity and call count; the class incidents), and each world is its own SQLite file in
   the folder ``FILE.worlds/`` next to it (``<name>.<random>.sqlite3``; names that are not lower-case ASCII get
   a hash). After a restart a world is opened again on its student's next request (or the teacher's incident);
-  a reset world gets a new file and the old one is deleted. Without ``--db`` everything lives in memory.
+  a reset world gets a new file and the old one is deleted. The files are 0600 in a 0700 folder. A request
+  that may change a world's data writes its world's activity first (so a kill -9 loses no write's count), the
+  others every :data:`FLUSH_EVERY` seconds, and stopping writes all. Without ``--db`` everything lives in memory.
 * **The teacher** calls ``/classroom/...`` with ``X-Toolkit-Classroom-Teacher: <teacher token>`` (derived from
   the class secret, which never travels): ``GET /classroom/worlds``, ``POST /classroom/worlds/<name>/reset``,
   ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``.
@@ -66,9 +85,9 @@ import secrets as _secrets
 import threading
 import time
 from pathlib import Path
-from urllib.parse import parse_qsl, quote, unquote, urlencode
+from urllib.parse import parse_qsl, unquote, urlencode
 
-from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError, classroom_header,
+from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError,
                          student_token, teacher_token)
 from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
@@ -77,10 +96,7 @@ from .app import Sandbox, create_app
 from .clock import DEFAULT_START
 from .store import Store
 
-__all__ = ["Classroom", "ClassroomServer", "World", "PUBLIC_PATHS", "MEASURED"]
-
-PUBLIC_PATHS = ("/sandbox/tiles/", "/sandbox/fonts/")
-"""Paths answered without a student's token: the city's tiles and the pages' fonts (the same in every world)."""
+__all__ = ["Classroom", "ClassroomServer", "World", "Limits", "MEASURED"]
 
 MEASURED = ("0.6 MB resident per extra world after a walkthrough's calls: 597 MB with 60 worlds, the city loaded "
             "once; 60 students at ten times a walkthrough's pace: p95 9 ms, p99 11 ms; 960 students (one world each, "
@@ -93,13 +109,85 @@ caches grow on top with use."""
 TICKET_SECONDS = 300
 """How long a browser ticket (``POST /classroom/ticket``) stays valid; it is spent by its first use."""
 TICKETS_MAX = 10_000
-"""Tickets held at most (the oldest goes first): a bound, as every cache of the class sandbox has."""
+"""Tickets held at most, all students together: past it a new ticket is refused (429), nobody's is evicted."""
+SESSION_SECONDS = 8 * 3600
+"""How long a browser session (the cookie a spent ticket sets) lasts: a school day."""
+SESSIONS_MAX = 20_000
+"""Browser sessions held at most, all students together (the oldest goes first)."""
+
+
+class Limits:
+    """What one student may take of a class sandbox at once (each student has their own share):
+
+    * ``concurrent``: requests in progress. A map view fetches 12 tiles over 6 connections, as a browser does,
+      and a notebook makes one call at a time: 8 leaves room for both at once.
+    * ``rate``: requests a second, sustained, with bursts of ``burst`` after a pause. A walkthrough's cell makes
+      a few calls and a map view 12 tiles; ten times a walkthrough's pace is under 10 a second.
+    * ``body_bytes``: request bodies in flight (declared ``Content-Length``, or the route's bound when a body is
+      sent chunked). One upload at the spec's bound (111 MB) fits; two at once do not.
+    * ``tickets`` and ``sessions``: browser tickets pending and browser sessions held; a new one replaces the
+      student's own oldest, never another student's.
+
+    A request over ``concurrent``, ``rate`` or ``body_bytes`` waits its turn up to ``wait`` seconds (in order of
+    arrival), then is answered HTTP 429 with ``Retry-After``; the toolkit's client waits that long and tries again
+    (bounded by its ``max_attempts`` and ``total_timeout``), so an honest notebook does not see it.
+
+    >>> print(Limits())
+    per student: 8 requests at once, 20 a second (bursts of 80), 128 MiB of bodies in flight, 16 browser tickets, 16 browser sessions; past them a request waits up to 1 s, then HTTP 429 with Retry-After
+    >>> Limits(rate=0)
+    Traceback (most recent call last):
+    ...
+    ValueError: rate must be positive (got 0)
+    """
+
+    __slots__ = ("concurrent", "rate", "burst", "body_bytes", "tickets", "sessions", "wait")
+
+    def __init__(self, concurrent: int = 8, rate: float = 20.0, burst: int = 80, body_bytes: int = 128 * 2 ** 20,
+                 tickets: int = 16, sessions: int = 16, wait: float = 1.0):
+        from .guard import MAX_MULTIPART
+
+        for key, value in (("concurrent", concurrent), ("rate", rate), ("burst", burst), ("body_bytes", body_bytes),
+                           ("tickets", tickets), ("sessions", sessions)):
+            if not isinstance(value, (int, float)) or isinstance(value, bool) or not value > 0:
+                raise ValueError(f"{key} must be positive (got {value!r})")
+        if body_bytes < MAX_MULTIPART:
+            raise ValueError(f"body_bytes must hold one upload at the spec's bound ({MAX_MULTIPART} bytes)")
+        if not 0 <= wait <= 30:
+            raise ValueError(f"wait must be 0 to 30 seconds (got {wait!r})")
+        self.concurrent, self.rate, self.burst, self.body_bytes = int(concurrent), float(rate), int(burst), int(body_bytes)
+        self.tickets, self.sessions, self.wait = int(tickets), int(sessions), float(wait)
+
+    def __repr__(self) -> str:
+        return ("Limits(" + ", ".join(f"{k}={getattr(self, k)!r}" for k in self.__slots__) + ")")
+
+    def __str__(self) -> str:
+        return (f"per student: {self.concurrent} requests at once, {self.rate:g} a second (bursts of {self.burst}), "
+                f"{self.body_bytes / 2 ** 20:g} MiB of bodies in flight, {self.tickets} browser tickets, "
+                f"{self.sessions} browser sessions; past them a request waits up to {self.wait:g} s, then HTTP 429 "
+                "with Retry-After")
+
+
+class _Share:
+    """One student's use of the class sandbox now: requests and body bytes in progress, the rate's bucket, the
+    requests waiting for their turn (futures, oldest first)."""
+
+    __slots__ = ("inflight", "bytes", "tokens", "stamp", "queue")
+
+    def __init__(self, burst: int):
+        import collections
+
+        self.inflight = self.bytes = 0
+        self.tokens, self.stamp = float(burst), time.monotonic()
+        self.queue: "collections.deque[asyncio.Future]" = collections.deque()
+
 
 THAW_MIN = 16
 """Worlds replaced (reset) at least between two thaws of the frozen heap (see :meth:`Classroom._freeze`)."""
 
 FLUSH_EVERY = 15.0
-"""Seconds between writes of the worlds' activity (last activity, call counts) to the registry."""
+"""Seconds between writes of every loaded world's activity (last activity, call counts) to the registry; a request
+that may change a world's data (any method but GET, HEAD, OPTIONS) writes its world's at once, and stopping the
+class sandbox (SIGTERM, SIGINT) writes them all."""
 
 REGISTRY = """
 CREATE TABLE IF NOT EXISTS students (
@@ -116,6 +204,124 @@ _TEACHER = TEACHER_HEADER.lower().encode()
 _HOST_RE = re.compile(rb"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
+HUB_PORTS = (8000, 8001, 8081)
+"""JupyterHub's default ports (its proxy's public and API ports, the hub's own API): never a webhook's target on
+this machine, nor the hub API's port named by ``JUPYTERHUB_API_URL``, nor the class sandbox's own."""
+_LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+
+
+def _origin(url: str) -> str | None:
+    """``scheme://host[:port]`` of an absolute http(s) URL, lower case, the default port left out (else None)."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return None
+    host = parts.hostname.lower()
+    host = f"[{host}]" if ":" in host else host
+    default = {"http": 80, "https": 443}[parts.scheme]
+    return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
+
+
+class ClassPolicy:
+    """What a student's world may point at, in a class: its apps' redirect URIs and web domains, and its webhooks.
+
+    * **Apps' URLs** (``redirect_uris``, ``logout_redirect_uris``, ``web_domains``, set with ``POST
+      /sandbox/apps`` or ``PATCH /sandbox/apps/{id}``) stay on the class's own origins: the class sandbox's
+      address as the world knows it, the origin the request came through (the hub's, where the student's own
+      server is too), the browser's own machine (``localhost``, ``127.0.0.1``, ``[::1]``, any port: the demo
+      app's ``http://localhost:8765/callback``), and the origins the teacher allows (``--allow-origin``).
+      Anything else is HTTP 400: a world's app cannot send a visitor off-site.
+    * **Webhooks** are never delivered to link-local addresses (``169.254.0.0/16``, ``fe80::/10``: cloud
+      metadata), unspecified or multicast ones, nor on this machine to the hub's ports (:data:`HUB_PORTS`, the
+      port of ``JUPYTERHUB_API_URL``) or the class sandbox's own. With ``webhook_host`` (a cluster: e.g.
+      ``jupyter-{name}``) only that host, the student's own server, is a target. A refused target and a target
+      that does not answer read the same in the delivery log: ``could not deliver`` (no port map).
+
+    >>> policy = ClassPolicy(allowed=["https://apps.school.example"])
+    >>> policy.origin_ok("https://apps.school.example/cb", {"http://127.0.0.1:8765"})
+    True
+    >>> policy.origin_ok("https://evil.example/cb", {"http://127.0.0.1:8765"})
+    False
+    >>> policy.webhook_refusal("http://169.254.169.254/latest/meta-data", "ann")
+    'could not deliver'
+    """
+
+    def __init__(self, allowed=(), webhook_host: str | None = None, own_port: "callable | None" = None):
+        self.allowed = {o for o in (_origin(a) for a in allowed) if o}
+        bad = [a for a in allowed if not _origin(a)]
+        if bad:
+            raise ClassroomError(f"an allowed origin is an http(s) address like https://apps.school.example: "
+                                 f"{bad[0][:100]!r}")
+        self.webhook_host = webhook_host
+        self._own_port = own_port
+        ports = set(HUB_PORTS)
+        api = os.environ.get("JUPYTERHUB_API_URL", "")
+        if _origin(api):
+            from urllib.parse import urlsplit
+
+            ports.add(urlsplit(api).port or {"http": 80, "https": 443}[urlsplit(api).scheme])
+        self.hub_ports = ports
+
+    def origin_ok(self, url: str, own: "set[str]") -> bool:
+        from urllib.parse import urlsplit
+
+        origin = _origin(url) if isinstance(url, str) else None
+        if origin is None:
+            return False
+        return origin in own or origin in self.allowed or urlsplit(url.strip()).hostname in _LOOPBACK_NAMES
+
+    def check_app_urls(self, request, settings: dict) -> None:
+        """Raise the API's 400 when an app setting points off the class's origins (see the class docstring)."""
+        from .web import api_error
+
+        own = {o for o in (_origin(str(request.base_url)), _origin(request.app.state.sandbox.base_url or "")) if o}
+        for key in ("redirect_uris", "logout_redirect_uris", "web_domains"):
+            for url in settings.get(key, ()):
+                if not self.origin_ok(url, own):
+                    raise api_error(400, -2, f"{key}: {str(url)[:100]!r} is not on this class's own origins "
+                                             f"({', '.join(sorted(own | self.allowed))}, or localhost); the "
+                                             "teacher allows more with `toolkit classroom --allow-origin ORIGIN`")
+
+    def webhook_refusal(self, url: str, student: str) -> str | None:
+        """None when ``student``'s world may deliver to ``url``, else what the delivery log says."""
+        import ipaddress
+        import socket
+        from urllib.parse import urlsplit
+
+        refused = "could not deliver"
+        try:
+            parts = urlsplit(url)
+            host, port = parts.hostname, parts.port or {"http": 80, "https": 443}.get(parts.scheme)
+        except ValueError:
+            return refused
+        if not host or port is None:
+            return refused
+        if self.webhook_host is not None:
+            wanted = self.webhook_host.replace("{name}", student).lower()
+            if host.lower() != wanted:
+                return refused
+        try:
+            infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
+        except (OSError, UnicodeError):
+            return refused
+        own = self._own_port() if self._own_port else None
+        for info in infos:
+            address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
+            mapped = getattr(address, "ipv4_mapped", None)
+            address = mapped or address
+            if address.is_link_local or address.is_unspecified or address.is_multicast or str(address) in (
+                    "100.100.100.200", "fd00:ec2::254"):
+                return refused
+            if address.is_loopback and (port in self.hub_ports or port == own):
+                return refused
+        return None
+
+
 class World:
     """One student's world: their sandbox, its app, and the teacher's figures (wall-clock times)."""
 
@@ -128,6 +334,21 @@ class World:
 
     def __repr__(self) -> str:
         return f"<World {self.name!r} calls={self.calls}>"
+
+
+def _private(path: Path, mode: int) -> None:
+    """Make ``path`` readable by this process's user only: a file is created empty with ``mode`` when missing (a
+    folder must exist), an existing one (the class sandbox's own, from an earlier run) is set to ``mode``."""
+    if mode == 0o600 and not path.exists():
+        try:
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+            return
+        except FileExistsError:
+            pass
+    try:
+        os.chmod(path, mode)
+    except (OSError, NotImplementedError):    # a file system without modes: nothing more to do
+        pass
 
 
 def _file_stem(name: str) -> str:
@@ -148,10 +369,20 @@ class Classroom:
 
     def __init__(self, secret: "str | Secret", db: str | None = None, *, seed: int = 7,
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
-                 latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None):
+                 latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None,
+                 limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None,
+                 allow_origins=(), webhook_host: str | None = None):
         self._secret = Secret(secret)
         self.prefix = normalize_prefix(prefix)
-        self._tickets: dict[str, tuple[str, str, float]] = {}
+        self.limits = limits or Limits()
+        self.policy = ClassPolicy(allow_origins, webhook_host, own_port=self._own_port)
+        self._tickets: dict[str, tuple[str, float]] = {}       # ticket → (student, until): no token is kept
+        # session id → (student, generation, until, the hub's session id on this browser when it was made)
+        self._sessions: dict[str, tuple[str, int, float, str | None]] = {}
+        self._shares: dict[str, _Share] = {}
+        self._secret_file = secret_file          # its revocation file (toolkit.classroom.revoke) is read when it changes
+        self._revoked: dict[str, int] = {}
+        self._revoked_stamp: tuple | None = None
         self._teacher = teacher_token(self._secret)
         self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.latency = Latency.parse(latency)
@@ -160,7 +391,9 @@ class Classroom:
         self.folder: Path | None = None
         if db not in (None, ":memory:"):
             self.folder = Path(str(db) + ".worlds")
-            self.folder.mkdir(parents=True, exist_ok=True)
+            self.folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+            _private(self.folder, 0o700)     # the students' stories and messages: the class sandbox's user only
+            _private(Path(db), 0o600)
         self.registry = Store(db or ":memory:")
         self.registry.script(REGISTRY)
         self._worlds: dict[str, World] = {}
@@ -174,13 +407,35 @@ class Classroom:
         return f"<Classroom worlds={len(self._worlds)} db={self.db or 'in memory'}>"
 
     # ------------------------------------------------------------------ tokens
+    def generation(self, name: str) -> int:
+        """Student ``name``'s token generation (how many times it was revoked: :func:`toolkit.classroom.revoke`),
+        read from the revocation file when it changed (checked at most once a second)."""
+        if self._secret_file is None:
+            return 0
+        now = time.monotonic()
+        if self._revoked_stamp is None or now - self._revoked_stamp[0] >= 1.0:
+            from ..classroom import revocations, revoked_file
+
+            try:
+                st = revoked_file(self._secret_file).stat()
+                key = (st.st_mtime_ns, st.st_size, st.st_ino)
+            except FileNotFoundError:
+                key = None
+            if self._revoked_stamp is None or key != self._revoked_stamp[1]:
+                self._revoked = revocations(self._secret_file)
+                self._tokens.clear()
+                self._sessions = {k: v for k, v in self._sessions.items() if v[1] == self._revoked.get(v[0], 0)}
+            self._revoked_stamp = (now, key)
+        return self._revoked.get(name, 0)
+
     def check(self, name: str, token: str) -> bool:
-        """Whether ``token`` is student ``name``'s (constant time)."""
+        """Whether ``token`` is student ``name``'s (constant time; a revoked token is not)."""
+        generation = self.generation(name)
         known = self._tokens.get(name)
         if known is None:
             if not NAME_RE.fullmatch(name):
                 return False
-            known = student_token(self._secret, name)
+            known = student_token(self._secret, name, generation)
         if not hmac.compare_digest(known.encode(), token.encode("utf-8", "replace")):
             return False
         self._tokens[name] = known
@@ -189,12 +444,23 @@ class Classroom:
     # ------------------------------------------------------------------ worlds
     def _new_sandbox(self, file: str | None) -> Sandbox:
         path = ":memory:" if file is None else str(self.folder / file)
+        if file is not None:
+            _private(Path(path), 0o600)      # SQLite gives its -wal and -shm files the database file's mode
         return Sandbox(path, **self._options, base_url=self.base_url)
 
     def _new_file(self, name: str) -> str | None:
         return None if self.folder is None else f"{_file_stem(name)}.{_secrets.token_hex(4)}.sqlite3"
 
+    def _own_port(self) -> int | None:
+        from urllib.parse import urlsplit
+
+        try:
+            return urlsplit(self.base_url).port if self.base_url else None
+        except ValueError:
+            return None
+
     def _build(self, name: str, sandbox: Sandbox, created: float, calls: int, file: str | None) -> World:
+        sandbox.class_policy = (self.policy, name)        # its apps' URLs and its webhooks stay in the class
         app = create_app(sandbox)
         app.state.reset = lambda: self.reset(name)       # POST /sandbox/reset: this world only
         return World(name, sandbox, LatencyMiddleware(app, self.latency), created, calls, file)
@@ -281,6 +547,12 @@ class Classroom:
             with self.registry.tx() as db:
                 db.executemany("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?", rows)
 
+    def _flush_world(self, world: World) -> None:
+        """Write one world's activity to the registry (after a request that may have changed its data: a kill -9
+        then loses at most the reads since)."""
+        self.registry.execute("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?",
+                              world.last_activity, world.calls, world.name)
+
     def worlds(self) -> list[dict]:
         """One dict per student world: ``student``, ``created``, ``last_activity`` (Unix seconds, wall clock),
         ``calls``, ``loaded`` (in memory now)."""
@@ -355,70 +627,186 @@ class Classroom:
         if path == "/classroom" or path.startswith("/classroom/"):
             await self._teacher_api(scope, receive, send)
             return
-        name, token, source, scope = _credential(scope, self._tickets)
+        hub_session = _hub_session(scope)
+        name, token, source, scope = _credential(scope)
+        session = None
+        if source == "ticket":
+            held = self._tickets.pop(token, None)
+            if held is None or held[1] < time.monotonic():
+                name = None
+            else:
+                name, session = held[0], self._session(held[0], hub_session)
+        elif source == "cookie":
+            self.generation("")              # forgets the sessions of a student revoked meanwhile
+            held = self._sessions.get(token)
+            if held is None or held[2] < time.monotonic() or held[3] != hub_session:
+                if held is not None and held[3] != hub_session:   # a hub logout, or another hub user, here
+                    self._sessions.pop(token, None)
+                name = None
+            else:
+                name = held[0]
         if name is None:
-            if path.startswith(PUBLIC_PATHS):
-                await (await asyncio.to_thread(self._city_app) if self._city is None else self._city)[1](
-                    scope, receive, send)
+            if source in ("ticket", "cookie"):
+                await _unauthorized(send, "this browser's ticket or session is spent, expired or revoked: open the "
+                                          "login link the notebook shows again")
                 return
             await _unauthorized(send, "this is a class sandbox: every request needs the student's name and token. "
                                       f"In a notebook set {'TOOLKIT_CLASSROOM_URL'}, TOOLKIT_CLASSROOM_TOKEN and "
                                       "JUPYTERHUB_USER (or call toolkit.connect(classroom=URL, student=NAME, "
                                       f"token=TOKEN)); other clients send the header {HEADER}: NAME:TOKEN. The "
-                                      "teacher prints a token with `toolkit classroom token NAME --secret-file F`.")
+                                      "teacher prints a token with `toolkit classroom token NAME --secret-file F`; "
+                                      "a map's tiles come through the student's own Jupyter server.")
             return
-        if not self.check(name, token):
+        if source == "header" and not self.check(name, token):
             await _unauthorized(send, f"wrong token for student {name[:64]!r}: ask the teacher for yours "
                                       "(`toolkit classroom token NAME --secret-file F`) and set it as "
                                       "TOOLKIT_CLASSROOM_TOKEN or connect(token=...)")
             return
-        world = self._worlds.get(name)
-        if world is None:
-            world = await asyncio.to_thread(self.world, name)
-        world.calls += 1
-        world.last_activity = time.time()
-        host = None if behind else _host(scope)      # a browser behind the proxy does not move the world's address
-        if host is not None and host != world.host:
-            world.host = host
-            world.sandbox.base_url = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}"
-        if behind:
-            send.world_base = world.sandbox.base_url
-        if time.monotonic() - self._flushed > FLUSH_EVERY:
-            self.flush()
-        if source in ("query", "ticket"):
-            send = _with_cookie(send, name, token)          # its path is put under the prefix like the world's
-        await world.app(scope, receive, send)
+        share = self._shares.get(name)
+        if share is None:
+            share = self._shares[name] = _Share(self.limits.burst)
+        size = _body_bound(scope)
+        refused = await self._enter(share, size)
+        if refused is not None:
+            await _too_many(send, refused, self.limits)
+            return
+        try:
+            world = self._worlds.get(name)
+            if world is None:
+                world = await asyncio.to_thread(self.world, name)
+            world.calls += 1
+            world.last_activity = time.time()
+            host = None if behind else _host(scope)  # a browser behind the proxy does not move the world's address
+            if host is not None and host != world.host:
+                world.host = host
+                world.sandbox.base_url = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}"
+            if behind:
+                send.world_base = world.sandbox.base_url
+            if time.monotonic() - self._flushed > FLUSH_EVERY:
+                self.flush()
+            if session is not None:
+                send = _with_cookie(send, session)          # its path is put under the prefix like the world's
+            if self.folder is not None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
+                await asyncio.to_thread(self._flush_world, world)   # written before the world's data can change
+            await world.app(scope, receive, send)
+        finally:
+            self._leave(share, size)
+
+    # ------------------------------------------------------------------ fair shares
+    async def _enter(self, share: _Share, size: int) -> "float | None":
+        """Take a turn of ``share`` for a request with a body of up to ``size`` bytes: None once taken, else the
+        seconds the student should wait before trying again (the request waited :attr:`Limits.wait` first)."""
+        limits = self.limits
+        now = time.monotonic()
+        share.tokens = min(float(limits.burst), share.tokens + (now - share.stamp) * limits.rate)
+        share.stamp = now
+        share.tokens -= 1.0
+        if share.tokens < 0:
+            delay = -share.tokens / limits.rate
+            if delay > limits.wait:          # the bucket is that far in debt: refuse (late: no answer spins)
+                share.tokens += 1.0
+                await asyncio.sleep(limits.wait)
+                return delay - limits.wait
+            await asyncio.sleep(delay)
+        deadline = time.monotonic() + max(0.0, limits.wait - max(0.0, -share.tokens / limits.rate))
+        first = True
+        while not (share.inflight < limits.concurrent and share.bytes + size <= limits.body_bytes
+                   and (not first or not share.queue)):
+            left = deadline - time.monotonic()
+            if left <= 0:
+                self._wake(share)
+                return 1.0
+            waiter = asyncio.get_running_loop().create_future()
+            share.queue.append(waiter)
+            try:
+                await asyncio.wait_for(waiter, left)
+            except asyncio.TimeoutError:
+                pass
+            finally:
+                try:
+                    share.queue.remove(waiter)
+                except ValueError:
+                    pass
+            first = False
+        share.inflight += 1
+        share.bytes += size
+        return None
+
+    def _leave(self, share: _Share, size: int) -> None:
+        share.inflight -= 1
+        share.bytes -= size
+        self._wake(share)
+
+    @staticmethod
+    def _wake(share: _Share) -> None:
+        """Wake the oldest request waiting for a turn (it checks the limits again itself)."""
+        while share.queue:
+            waiter = share.queue.popleft()
+            if not waiter.done():
+                waiter.set_result(None)
+                return
+
+    # ------------------------------------------------------------------ browsers: tickets and sessions
+    def _session(self, name: str, hub_session: str | None = None) -> str:
+        """A new browser session of ``name`` (the cookie's value): the student's oldest goes past
+        :attr:`Limits.sessions`, the oldest of all past :data:`SESSIONS_MAX`. ``hub_session``: the hub's session
+        id on this browser (its ``jupyterhub-session-id`` cookie, which the hub changes at every login and clears
+        at logout): the session holds only while the browser keeps that one."""
+        now = time.monotonic()
+        mine = [k for k, (who, _, until, _) in self._sessions.items() if who == name or until < now]
+        for key in mine:
+            if self._sessions[key][2] < now:
+                self._sessions.pop(key, None)
+        mine = [k for k, v in self._sessions.items() if v[0] == name]
+        for key in mine[:max(0, len(mine) - self.limits.sessions + 1)]:
+            self._sessions.pop(key, None)
+        while len(self._sessions) >= SESSIONS_MAX:
+            self._sessions.pop(next(iter(self._sessions)), None)
+        value = _secrets.token_urlsafe(24)
+        self._sessions[value] = (name, self.generation(name), now + SESSION_SECONDS, hub_session)
+        return value
 
     def _behind(self, path: str) -> bool:
         return bool(self.prefix) and (path == self.prefix or path.startswith(self.prefix + "/"))
 
-    def ticket(self, name: str, token: str) -> dict:
+    def ticket(self, name: str) -> dict:
         """A single-use ticket (valid :data:`TICKET_SECONDS`) that binds a browser to ``name``'s world: a login
-        link a notebook shows carries the ticket, not the student's token."""
+        link a notebook shows carries the ticket, not the student's token. A student holds at most
+        :attr:`Limits.tickets` (a new one replaces their own oldest); past :data:`TICKETS_MAX` in all, a
+        :class:`ClassroomError` (nobody's ticket is evicted for another's)."""
         now = time.monotonic()
-        for key, (_, _, until) in list(self._tickets.items()):
+        for key, (_, until) in list(self._tickets.items()):
             if until < now:
                 self._tickets.pop(key, None)
+        mine = [k for k, (who, _) in self._tickets.items() if who == name]
+        for key in mine[:max(0, len(mine) - self.limits.tickets + 1)]:
+            self._tickets.pop(key, None)
         if len(self._tickets) >= TICKETS_MAX:
-            self._tickets.pop(next(iter(self._tickets)), None)
+            raise ClassroomError(f"the class sandbox holds {TICKETS_MAX} browser tickets: try again in a minute")
         value = _secrets.token_urlsafe(24)
-        self._tickets[value] = (name, token, now + TICKET_SECONDS)
+        self._tickets[value] = (name, now + TICKET_SECONDS)
         return {"ticket": value, "expires_in": TICKET_SECONDS, "parameter": TICKET}
 
     async def _teacher_api(self, scope, receive, send) -> None:
         path, method = scope["path"], scope["method"]
-        if path == "/classroom/health":
-            await _json(send, 200, {"ok": True, "worlds": len(self._worlds)})
+        given = next((v for k, v in scope["headers"] if k == _TEACHER), b"")
+        teacher = hmac.compare_digest(given, self._teacher.encode())
+        if path == "/classroom/health":     # anyone may know it is up; the teacher also how many worlds
+            await _json(send, 200, {"ok": True, "worlds": len(self._worlds)} if teacher else {"ok": True})
             return
         if path == "/classroom/ticket" and method == "POST":     # a student's own call (their header)
             name, token, source, _ = _credential(scope)
             if name is None or source != "header" or not self.check(name, token):
                 await _unauthorized(send, f"a ticket is a student's own: send the header {HEADER}: NAME:TOKEN")
                 return
-            await _json(send, 200, self.ticket(name, token))
+            try:
+                made = self.ticket(name)
+            except ClassroomError as exc:
+                await _too_many(send, 60.0, self.limits, str(exc))
+                return
+            await _json(send, 200, made)
             return
-        given = next((v for k, v in scope["headers"] if k == _TEACHER), b"")
-        if not hmac.compare_digest(given, self._teacher.encode()):
+        if not teacher:
             await _unauthorized(send, f"the teacher's calls need the header {TEACHER_HEADER} (toolkit.classroom."
                                       "Teacher(url, secret) or `toolkit classroom worlds --url URL --secret-file F` "
                                       "send it)")
@@ -458,10 +846,11 @@ class Classroom:
         gc.unfreeze()
 
 
-def _credential(scope, tickets: "dict | None" = None):
-    """``(name, token, source, scope)`` of a request (source: header, query, ticket or cookie; name None when
-    absent), the scope without the classroom's header, query parameters and cookie. A ticket (of ``tickets``,
-    ``{ticket: (name, token, until)}``) is spent by the request that carries it."""
+def _credential(scope):
+    """``(name, secret, source, scope)`` of a request, the scope without the classroom's header, query
+    parameters and cookie. ``source`` is ``header`` (``secret``: the student's token), ``ticket`` (``secret``: a
+    ticket of the query, not yet checked), ``cookie`` (``secret``: a session id, not yet checked) or None (nothing
+    given). The query parameter :data:`~toolkit.classroom.QUERY` (a token in a link) is removed and not taken."""
     headers = scope["headers"]
     value = source = None
     kept = []
@@ -481,25 +870,55 @@ def _credential(scope, tickets: "dict | None" = None):
         kept.append((key, raw))
     query = scope.get("query_string", b"")
     new_query = query
+    secret = None
     if (QUERY + "=").encode() in query or (TICKET + "=").encode() in query:
         pairs = parse_qsl(query.decode("latin-1"), keep_blank_values=True)
-        mine = [v for k, v in pairs if k == QUERY]
-        if mine and value is None:
-            value, source = mine[-1], "query"
         spent = [v for k, v in pairs if k == TICKET]
-        if spent and value is None and tickets is not None:
-            held = tickets.pop(spent[-1], None)
-            if held is not None and held[2] >= time.monotonic():
-                value, source = classroom_header(held[0], held[1]), "ticket"
+        if spent and value is None:
+            secret, source = spent[-1], "ticket"
         new_query = urlencode([(k, v) for k, v in pairs if k not in (QUERY, TICKET)]).encode("latin-1")
-    if value is None and cookie_value is not None:
-        value, source = cookie_value, "cookie"
+    if value is None and source is None and cookie_value:
+        secret, source = cookie_value, "cookie"
     if len(kept) != len(headers) or new_query != query:
         scope = {**scope, "headers": kept, "query_string": new_query}
     if value is None:
-        return None, None, None, scope
+        return ("", secret, source, scope) if source else (None, None, None, scope)
     encoded, _, token = value.rpartition(":")
     return unquote(encoded), token, source, scope
+
+
+HUB_SESSION_COOKIE = "jupyterhub-session-id"
+"""The hub's session cookie (path ``/``, not encrypted, "so other services on this domain can read it"): a new
+value at every hub login, cleared at logout."""
+
+
+def _hub_session(scope) -> str | None:
+    """The value of the browser's :data:`HUB_SESSION_COOKIE` (None without one: not behind a hub)."""
+    for key, raw in scope["headers"]:
+        if key == b"cookie" and HUB_SESSION_COOKIE.encode() in raw:
+            for part in raw.decode("latin-1").split(";"):
+                name, _, value = part.strip().partition("=")
+                if name == HUB_SESSION_COOKIE:
+                    return value or None
+    return None
+
+
+def _body_bound(scope) -> int:
+    """The body bytes a request may bring: its ``Content-Length`` (the guard holds it to that), else the guard's
+    bound for its content type (a chunked body)."""
+    from .guard import MAX_BODY, MAX_MULTIPART
+
+    ctype = declared = None
+    for key, value in scope["headers"]:
+        if key == b"content-length":
+            declared = value
+        elif key == b"content-type":
+            ctype = value
+    bound = MAX_MULTIPART if ctype is not None and ctype.lower().startswith(b"multipart/form-data") else MAX_BODY
+    if declared is not None and declared.isdigit():
+        return min(int(declared), bound)
+    return 0 if scope["method"] in ("GET", "HEAD") and declared is None and not any(
+        k == b"transfer-encoding" for k, _ in scope["headers"]) else bound
 
 
 def normalize_prefix(prefix: str | None) -> str:
@@ -584,9 +1003,8 @@ def _host(scope) -> bytes | None:
     return None
 
 
-def _with_cookie(send, name: str, token: str):
-    cookie = (f"{COOKIE}={quote(classroom_header(name, token), safe='')}; Path=/; HttpOnly; SameSite=Lax"
-              ).encode("latin-1")
+def _with_cookie(send, session: str):
+    cookie = (f"{COOKIE}={session}; Path=/; Max-Age={SESSION_SECONDS}; HttpOnly; SameSite=Lax").encode("latin-1")
 
     async def sending(message):
         if message["type"] == "http.response.start":
@@ -601,6 +1019,15 @@ async def _json(send, status: int, payload, headers=()) -> None:
                 "headers": [(b"content-type", b"application/json;charset=UTF-8"),
                             (b"content-length", str(len(body)).encode()), *headers]})
     await send({"type": "http.response.body", "body": body})
+
+
+async def _too_many(send, after: float, limits: Limits, msg: str | None = None) -> None:
+    import math
+
+    seconds = max(1, math.ceil(after))
+    await _json(send, 429, {"msg": msg or f"too many requests from this student at once: {limits}. Retry after "
+                                          f"{seconds} s.", "code": -429},
+                [(b"retry-after", str(seconds).encode())])
 
 
 async def _unauthorized(send, msg: str) -> None:

@@ -5,7 +5,8 @@ route runs, so that no route (and no state change) sees hostile input.
 (``{"error": "invalid_request", ...}`` under ``/auth``, ``{"msg", "code": -2}`` elsewhere):
 
 * a body over :data:`MAX_BODY` bytes (:data:`MAX_MULTIPART` for ``multipart/form-data`` uploads: story images
-  may weigh up to 10 MB each) — HTTP 413;
+  may weigh up to 10 MB each) — HTTP 413, as soon as the bytes read pass the bound (an upload is spooled to a
+  temporary file as it is read, never held whole in memory);
 * text that is not valid UTF-8, holds a lone UTF-16 surrogate or a NUL character — in the query string, in a
   form body and in JSON (``"\\ud800"`` escapes included) — HTTP 400;
 * JSON nested deeper than :data:`MAX_DEPTH` — in a JSON body, in a form or query field whose value is the text
@@ -297,8 +298,17 @@ def refusal(path: str, exc: InputError) -> tuple[int, dict]:
     return exc.status, {"msg": str(exc), "code": -2}
 
 
+SPOOL = 1024 * 1024
+"""Bytes of a ``multipart/form-data`` body held in memory while it is read; the rest goes to a temporary file."""
+REPLAY_CHUNK = 256 * 1024
+"""Bytes per message when a spooled body is handed to the app."""
+
+
 class RequestGuard:
-    """ASGI middleware: buffer the body (bounded), run :func:`check_request`, then replay the body to the app."""
+    """ASGI middleware: read the body (bounded while it is read), run :func:`check_request`, then replay the body to
+    the app. A ``multipart/form-data`` body (uploads, up to :data:`MAX_MULTIPART`) is spooled to a temporary file
+    past :data:`SPOOL` bytes and replayed from it in chunks: an upload never sits whole in memory (the form parser
+    spools its file parts the same way)."""
 
     def __init__(self, app):
         self.app = app
@@ -314,40 +324,71 @@ class RequestGuard:
                 ctype = value.decode("latin-1").lower()
             elif key == b"content-length":
                 declared = value.decode("latin-1")
-        limit = MAX_MULTIPART if ctype.startswith("multipart/form-data") else MAX_BODY
+        multipart = ctype.startswith("multipart/form-data")
+        limit = MAX_MULTIPART if multipart else MAX_BODY
+        spool = None
         try:
             if declared is not None and (not declared.isascii() or not declared.isdigit()):
                 raise InputError("Content-Length must be a number of bytes")
             if declared is not None and int(declared) > limit:
                 raise InputError(f"the body is larger than {limit} bytes", 413)
             chunks, size, more = [], 0, True
+            if multipart:
+                import tempfile
+
+                spool = tempfile.SpooledTemporaryFile(max_size=SPOOL)
             while more:
                 message = await receive()
                 if message["type"] == "http.disconnect":
+                    if spool is not None:
+                        spool.close()
                     return
                 chunk = message.get("body", b"")
                 size += len(chunk)
                 if size > limit:
                     raise InputError(f"the body is larger than {limit} bytes", 413)
-                chunks.append(chunk)
+                if spool is not None:
+                    spool.write(chunk)
+                else:
+                    chunks.append(chunk)
                 more = message.get("more_body", False)
             body = b"".join(chunks)
             query, parsed = check_request(scope.get("query_string", b""), ctype, body)
         except InputError as exc:
+            if spool is not None:
+                spool.close()
             await send_refusal(scope, send, exc)
             return
         state = scope.setdefault("state", {})
         state["guard.json"], state["guard.query"] = parsed, query
-        replayed = False
+        if spool is None:
+            replayed = False
 
-        async def replay():
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
+            async def replay():
+                nonlocal replayed
+                if not replayed:
+                    replayed = True
+                    return {"type": "http.request", "body": body, "more_body": False}
+                return await receive()
+        else:
+            spool.seek(0)
+            left, done = size, False
 
-        await self.app(scope, replay, send)
+            async def replay():
+                nonlocal left, done
+                if done:
+                    return await receive()
+                chunk = spool.read(min(REPLAY_CHUNK, left)) if left > 0 else b""
+                left -= len(chunk)
+                if left <= 0 or not chunk:
+                    done = True
+                    spool.close()
+                return {"type": "http.request", "body": chunk, "more_body": not done}
+        try:
+            await self.app(scope, replay, send)
+        finally:
+            if spool is not None:
+                spool.close()
 
 
 async def send_refusal(scope, send, exc: InputError) -> None:

@@ -94,6 +94,8 @@ async def apps(request: Request):
     if not isinstance(name, str) or not 1 <= len(name) <= 100:
         raise api_error(400, -2, "name must be text of 1 to 100 characters")
     settings = check_settings(body, SCOPES, partial=False)
+    if sb.class_policy is not None:            # a student's world: the app's URLs stay on the class's origins
+        sb.class_policy[0].check_app_urls(request, settings)
     if not isinstance(channels, list) or len(channels) > 20:
         raise api_error(400, -2, "channels must be a list of at most 20 channels")
     social = sb.model("social")
@@ -133,6 +135,8 @@ async def app_settings(request: Request):
     if "channels" in body:
         raise api_error(400, -2, "channels are set when the app is made (POST /sandbox/apps)")
     settings = check_settings(body, SCOPES, partial=True)
+    if sb.class_policy is not None:
+        sb.class_policy[0].check_app_urls(request, settings)
     sb.apps.update_app(app_id, settings)
     if "service_terms" in settings:
         sb.model("identity").set_app_terms(app_id, settings["service_terms"])

@@ -569,14 +569,19 @@ class Model:
         n = d["attempts"] + 1
         started = time.monotonic()
         status = None
+        policy = self.sandbox.class_policy        # (policy, student) in a class sandbox, else None
         try:
-            resp = self._request(d, app, timeout)
-            status = resp.status_code
-            outcome, detail = self._judge(d["kind"], resp)
+            refused = policy[0].webhook_refusal(d["url"], policy[1]) if policy is not None else None
+            if refused is not None:
+                outcome, detail = "failed", refused
+            else:
+                resp = self._request(d, app, timeout)
+                status = resp.status_code
+                outcome, detail = self._judge(d["kind"], resp)
         except httpx.TimeoutException:
-            outcome, detail = "failed", f"no answer within {timeout:g} s"
-        except httpx.HTTPError as exc:
-            outcome, detail = "failed", f"no answer: {type(exc).__name__}"
+            outcome, detail = "failed", "could not deliver" if policy else f"no answer within {timeout:g} s"
+        except httpx.HTTPError as exc:       # in a class, the same words whatever failed: no map of ports
+            outcome, detail = "failed", "could not deliver" if policy else f"no answer: {type(exc).__name__}"
         elapsed = (time.monotonic() - started) * 1000
         if outcome == "failed" and elapsed > timeout * 1000 and status is not None:
             outcome, detail = "failed", f"answered after {elapsed / 1000:.1f} s (bound {timeout:g} s)"

@@ -187,8 +187,8 @@ class StoryMixin:
             db.execute("DELETE FROM story_comments WHERE story_id = ?", (sid,))
             db.execute("DELETE FROM story_likes WHERE story_id = ?", (sid,))
 
-    def record_upload(self, user_id: int, data: bytes, n: int, ext: str, w: int, h: int) -> str:
-        digest = hashlib.sha256(data).hexdigest()[:16]
+    def record_upload(self, user_id: int, digest: str, n: int, ext: str, w: int, h: int) -> str:
+        """Record an uploaded image by ``digest`` (the first 16 hex digits of its SHA-256): its path."""
         path = f"/dn/{digest}/img_{n}.{ext}?width={w}&height={h}"
         self.store.execute("INSERT INTO story_uploads VALUES (?,?,?) ON CONFLICT(path) DO NOTHING", path,
                            int(user_id), self.sandbox.clock.unix())
@@ -320,7 +320,7 @@ async def upload_multi(request: Request):
     if not request.headers.get("content-type", "").startswith("multipart/form-data"):
         raise api_error(400, -602, "the upload body must be multipart/form-data")
     async with request.form(max_files=100, max_fields=100) as form:   # closes the parts' temporary files
-        files = []
+        parts = []
         for name, value in form.multi_items():
             if not isinstance(value, UploadFile):
                 continue
@@ -328,23 +328,27 @@ async def upload_multi(request: Request):
                 raise api_error(400, -602, f"part {name!r}: part names must start with 'file'")
             if not value.filename:
                 raise api_error(400, -602, f"part {name!r} has no file name in Content-Disposition")
-            files.append((name, await value.read()))
-    if not files:
-        raise api_error(400, -602, "no image part (names start with 'file', each with a file name)")
-    if len(files) > MAX_IMAGES:
-        raise api_error(400, -602, f"at most {MAX_IMAGES} images per upload (got {len(files)})")
-    sized = []
-    for name, data in files:
-        if len(data) >= MAX_IMAGE_BYTES:
-            raise api_error(400, -602, f"part {name!r}: each image must be less than 10 MB")
-        info = image_size(data)
-        if info is None:
-            raise api_error(400, -602, f"part {name!r} is not a PNG, JPEG or GIF image")
-        sized.append((data, info))
+            parts.append((name, value))
+        if not parts:
+            raise api_error(400, -602, "no image part (names start with 'file', each with a file name)")
+        if len(parts) > MAX_IMAGES:
+            raise api_error(400, -602, f"at most {MAX_IMAGES} images per upload (got {len(parts)})")
+        sized = []
+        for name, value in parts:     # one image in memory at a time (the parts wait in temporary files)
+            if (value.size or 0) >= MAX_IMAGE_BYTES:
+                raise api_error(400, -602, f"part {name!r}: each image must be less than 10 MB")
+            data = await value.read(MAX_IMAGE_BYTES)
+            if len(data) >= MAX_IMAGE_BYTES:
+                raise api_error(400, -602, f"part {name!r}: each image must be less than 10 MB")
+            info = image_size(data)
+            if info is None:
+                raise api_error(400, -602, f"part {name!r} is not a PNG, JPEG or GIF image")
+            sized.append((hashlib.sha256(data).hexdigest()[:16], info))
+            del data
     if len(sized) > 1 and any(info[0] == "gif" for _, info in sized):
         raise api_error(400, -602, "a GIF can only be uploaded alone")
     model = _model(request)
-    return json_response([model.record_upload(user["id"], data, n, *info) for n, (data, info) in enumerate(sized)])
+    return json_response([model.record_upload(user["id"], digest, n, *info) for n, (digest, info) in enumerate(sized)])
 
 
 async def control_react(request: Request):
