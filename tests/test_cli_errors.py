@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import errno
+import json
 import os
 import subprocess
 import sys
@@ -166,3 +167,44 @@ def test_help_says_what_lab_opens_outside_a_checkout(capsys):
     lab = " ".join(capsys.readouterr().out.split())
     assert "--port PORT JupyterLab's port on 127.0.0.1" in lab and "--sandbox-port N the shared sandbox's port" in lab
     assert "~/toolkit-walkthroughs" in lab
+
+
+@pytest.mark.timeout(240)
+def test_toolkit_lab_serves_jupyterlab_on_its_port_and_the_sandbox_on_the_sandbox_port(tmp_path):
+    pytest.importorskip("jupyterlab")
+    import signal
+    import time
+
+    import httpx
+
+    from tests.labrun import free_port, group_alive
+
+    lab_port, sandbox_port, token = free_port(), free_port(), "t" * 32
+    env = {k: v for k, v in os.environ.items() if not k.startswith("TOOLKIT_")}
+    env.update(JUPYTER_RUNTIME_DIR=str(tmp_path / "runtime"), JUPYTER_DATA_DIR=str(tmp_path / "data"),
+               JUPYTERLAB_WORKSPACES_DIR=str(tmp_path / "workspaces"), PYTHONUNBUFFERED="1")
+    (tmp_path / "notebooks").mkdir()
+    log = tmp_path / "lab.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen([sys.executable, "-m", "toolkit.cli", "lab", "--port", str(lab_port), "--sandbox-port",
+                                 str(sandbox_port), "--notebooks", str(tmp_path / "notebooks"), "--", "--no-browser",
+                                 f"--ServerApp.token={token}"], cwd=tmp_path, env=env, stdout=out,
+                                stderr=subprocess.STDOUT)
+    try:
+        deadline, status = time.monotonic() + 180, None
+        while time.monotonic() < deadline and proc.poll() is None:
+            try:
+                status = httpx.get(f"http://127.0.0.1:{lab_port}/api/status", params={"token": token}, timeout=2)
+                break
+            except httpx.HTTPError:
+                time.sleep(0.5)
+        text = log.read_text("utf-8", "replace")
+        assert status is not None and status.status_code == 200, text[-3000:]
+        assert httpx.get(f"http://127.0.0.1:{sandbox_port}/sandbox/health", timeout=5).json()["ok"]
+        assert f"sandbox on http://127.0.0.1:{sandbox_port}" in text
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        code = proc.wait(60)
+    assert code == 0, log.read_text("utf-8", "replace")[-3000:]
+    servers = list((tmp_path / "runtime").glob("jpserver-*.json"))
+    assert not [s for s in servers if group_alive(json.loads(s.read_text())["pid"])]
