@@ -103,3 +103,21 @@ def test_the_sdist_holds_the_repository_and_a_quick_part_of_the_suite_runs_from_
     print(f"from the sdist: pytest {' '.join(QUICK)}: {tail}")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert re.search(r"\d+ passed", tail) and "failed" not in tail and "error" not in tail, tail
+
+
+def test_the_installed_command_line_outside_a_checkout(installed_toolkit, tmp_path):
+    """The installed ``toolkit`` from an empty folder: its version, its help about the working folder, and a
+    mistake as one line."""
+    from toolkit import __version__
+
+    inst = installed_toolkit
+    assert inst.run(inst.toolkit, "--version").stdout.strip() == f"toolkit {__version__}"
+    assert "~/toolkit-walkthroughs" in inst.run(inst.toolkit, "lab", "--help").stdout
+    file = tmp_path / "notes.txt"
+    file.write_text("mine", "utf-8")
+    done = inst.run(inst.toolkit, "walkthroughs", file / "sub", check=False)
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done
+    assert done.stderr.strip() == (f"toolkit walkthroughs: {file / 'sub'}: a part of this path is a file, not a "
+                                   "folder; give a folder's path"), done.stderr
+    empty = inst.run(inst.toolkit, "walkthroughs", "", check=False)
+    assert empty.returncode == 2 and not list(inst.empty.iterdir()), empty
