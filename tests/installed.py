@@ -32,6 +32,8 @@ class Installed:
     """An empty folder to run commands from."""
     build_seconds: float
     install_seconds: float
+    build_output: str = ""
+    """What ``python -m build`` printed (stdout and stderr)."""
 
     @property
     def python(self) -> Path:
@@ -85,4 +87,5 @@ def build_and_install(root: Path) -> Installed:
     if done.returncode != 0:
         raise AssertionError(f"pip install of the wheel failed:\n{done.stdout[-4000:]}\n{done.stderr[-4000:]}")
     return Installed(root=root, wheel=wheel, sdist=sdist, venv=root / "venv", home=home, empty=empty,
-                     build_seconds=build_seconds, install_seconds=time.monotonic() - started)
+                     build_seconds=build_seconds, install_seconds=time.monotonic() - started,
+                     build_output=built.stdout + built.stderr)

@@ -121,7 +121,7 @@ def test_the_lab_opens_the_checkout_here_and_a_seeded_home_folder_elsewhere(tmp_
     assert sorted(p.name for p in folder.glob("*.ipynb")) == NOTEBOOKS
     chosen, what = cli.lab_folder(str(folder))
     assert chosen == folder and f"{len(NOTEBOOKS)} walkthroughs in it trusted" in what
-    with pytest.raises(SystemExit, match="no such folder"):
+    with pytest.raises(cli.CliError, match="no such folder"):
         cli.lab_folder(str(tmp_path / "nowhere"))
 
 

@@ -7,10 +7,12 @@
 ``connect()`` with no configuration starts the embedded sandbox (a faithful emulator of the service on
 127.0.0.1) and returns a :class:`Client` bound to it; with base URLs and keys (arguments or ``TOOLKIT_*``
 variables) it talks to those hosts. Importing toolkit stays light: pandas, httpx, folium and matplotlib are
-imported only when first needed.
+imported only when first needed. Once matplotlib loads, its figures draw Hangul with the bundled NanumGothic
+(your own figures too; :mod:`toolkit._mplfont`).
 """
 from __future__ import annotations
 
+from . import _mplfont
 from ._version import __version__
 
 __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "CATEGORIES", "to_geodataframe",
@@ -21,6 +23,8 @@ _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "conf
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
                "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages",
                "samples", "data", "walkthroughs", "lessons")
+
+_mplfont.install()      # matplotlib, once imported, draws Hangul (nothing of it is imported here)
 
 
 def __getattr__(name: str):

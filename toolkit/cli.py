@@ -1,11 +1,14 @@
-"""Command line: ``toolkit sandbox [--port N] [--db FILE] [--print-config]``, ``toolkit lab`` and ``toolkit classroom``.
+"""Command line: ``toolkit sandbox [--port N] [--db FILE] [--print-config]``, ``toolkit lab``, ``toolkit walkthroughs``
+and ``toolkit classroom``; ``toolkit --version``.
 
 * ``toolkit sandbox`` serves the sandbox on 127.0.0.1 until interrupted and prints its base URLs.
 * ``toolkit sandbox --print-config [--port N]`` prints one JSON object ``{"hosts": {...five base URLs...},
   "app": {...demo app: keys, client secret, redirect URIs...}}`` for a sandbox on port N and exits, without
   starting a server or binding the port (so it works while a sandbox serves on N). The output holds the demo
   app's secrets in plain text, for wiring other tools to the sandbox.
-* ``toolkit lab`` starts a shared sandbox and JupyterLab on ``notebooks/``. Each notebook's ``toolkit.connect()``
+* ``toolkit lab [--port N] [--sandbox-port N]`` starts a shared sandbox and JupyterLab (on port N) on the
+  walkthroughs: in a checkout its ``notebooks/``, else the working folder ``~/toolkit-walkthroughs`` (seeded with
+  the walkthroughs), or ``--notebooks DIR``. Each notebook's ``toolkit.connect()``
   starts its own embedded sandbox in its kernel (``connect(fresh=True)``, as the walkthroughs do: fresh,
   deterministic state, "Run All" gives the stored outputs); ``toolkit.connect(shared=True)`` binds to the lab's
   shared sandbox instead (``TOOLKIT_SANDBOX_URL``).
@@ -18,10 +21,17 @@
   through toolkit's Jupyter extensions (:mod:`toolkit.jupyter`), which a wheel install puts in place for any
   JupyterLab of its environment; in a checkout ``toolkit lab`` loads them from the checkout
   (:func:`lab_extensions`).
+
+Mistakes and failures end in one line on stderr naming the argument and the fix, with exit code 2 for a usage
+mistake and 1 for a failure (:func:`describe_error`); ``--debug`` or ``TOOLKIT_DEBUG=1`` shows the traceback
+instead. For example ``toolkit lab --notebooks notes.txt`` (a file) ends in::
+
+    toolkit lab: --notebooks notes.txt: a file, not a folder: give the folder JupyterLab should open
 """
 from __future__ import annotations
 
 import argparse
+import errno
 import json
 import os
 import re
@@ -44,6 +54,100 @@ LAB_SETTINGS = {
 """JupyterLab settings overrides ``toolkit lab`` applies."""
 
 
+DEBUG_ENV = "TOOLKIT_DEBUG"
+"""``TOOLKIT_DEBUG=1`` (like ``--debug``): a failing command shows its traceback instead of one line."""
+
+
+class CliError(Exception):
+    """A mistake (``code`` 2: the command line was wrong) or a failure (``code`` 1) the command line reports as
+    one line, ``toolkit COMMAND: MESSAGE``.
+
+    >>> raise CliError("--notebooks x: no such folder", code=2)
+    Traceback (most recent call last):
+    ...
+    toolkit.cli.CliError: --notebooks x: no such folder
+    """
+
+    def __init__(self, message: str, code: int = 1):
+        super().__init__(message)
+        self.code = code
+
+
+def _folder(text: str) -> str:
+    """An argument naming a folder: an empty one is refused (it would mean the current folder by accident)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("an empty name is not a folder: give a folder's path, e.g. ~/toolkit-lessons")
+    return text
+
+
+def _port(text: str) -> int:
+    """A TCP port number, 0 to 65535 (0: a free one)."""
+    try:
+        value = int(text)
+    except ValueError:
+        value = -1
+    if not 0 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port: give a number from 1 to 65535, or 0 for a free one")
+    return value
+
+
+def _port_free(port: int, option: str) -> None:
+    """Refuse, as one line, a port that something on 127.0.0.1 already listens on."""
+    from .loopback import bind_loopback
+
+    try:
+        bind_loopback(port).close()
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CliError(f"{option} {port}: 127.0.0.1:{port} is already in use; choose another port, or leave "
+                           f"{option} out for a free one") from None
+        raise
+
+
+#: the option naming the port each command's sandbox binds (toolkit lab's --port is JupyterLab's)
+SANDBOX_PORT_OPTION = {"lab": "--sandbox-port"}
+
+
+def describe_error(exc: BaseException, args: argparse.Namespace) -> tuple[str, int]:
+    """The one line (without the ``toolkit COMMAND:`` prefix) and the exit code for an error a command raised:
+    2 for a mistake in the command line (a file given as a folder, a bad parameter, a database file of a newer
+    toolkit), 1 for a failure (a busy port, a folder that cannot be written, anything unexpected).
+
+    >>> describe_error(PermissionError(13, "Permission denied", "/srv/x"), argparse.Namespace(command="walkthroughs"))
+    ('/srv/x: permission denied; choose a place you can write to, or change its permissions', 1)
+    """
+    from .errors import ParameterError, ToolkitError
+    from .sandbox.store import SchemaVersionError
+
+    if isinstance(exc, CliError):
+        return str(exc), exc.code
+    if isinstance(exc, SchemaVersionError):       # a --db file of a newer toolkit: give another file
+        return f"--db {getattr(args, 'db', '')}: {exc}", 2
+    if isinstance(exc, ParameterError):
+        return str(exc), 2
+    if isinstance(exc, ToolkitError):
+        return str(exc), 1
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        if exc.errno == errno.EADDRINUSE:
+            option = SANDBOX_PORT_OPTION.get(args.command, "--port")
+            port = getattr(args, option.lstrip("-").replace("-", "_"), None)
+            return (f"{option} {port}: the port is already in use; choose another port, or leave {option} out for a "
+                    "free one"), 1
+        if isinstance(exc, PermissionError):
+            return f"{where}permission denied; choose a place you can write to, or change its permissions", 1
+        if isinstance(exc, NotADirectoryError):
+            return f"{where}a part of this path is a file, not a folder; give a folder's path", 2
+        if isinstance(exc, FileExistsError):
+            return f"{where}already exists and is not a folder; give a folder's path", 2
+        if isinstance(exc, FileNotFoundError):
+            return f"{where}no such file or folder", 1
+        if exc.errno == errno.ENOSPC:
+            return f"{where}no space left on the device; free some space or choose another place", 1
+        return f"{where}{exc.strerror or exc}", 1
+    return (f"unexpected {type(exc).__name__}: {exc} ({DEBUG_ENV}=1 or --debug shows where; please report it)"), 1
+
+
 def _latency(text: str):
     from .latency import Latency
 
@@ -53,13 +157,14 @@ def _latency(text: str):
         raise argparse.ArgumentTypeError(str(exc)) from None
 
 
-def _server(args):
+def _server(args, port: int | None = None):
     from .sandbox.server import SandboxServer
 
     kw = {"seed": args.seed, "latency": args.latency}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
-    return SandboxServer(port=args.port, db=args.db, frozen=args.frozen_clock, clock=args.clock, **kw)
+    return SandboxServer(port=args.port if port is None else port, db=args.db, frozen=args.frozen_clock,
+                         clock=args.clock, **kw)
 
 
 def sandbox_env(config: dict) -> dict[str, str]:
@@ -275,9 +380,12 @@ def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
 
     if notebooks is not None:
         folder = Path(notebooks).expanduser()
+        if folder.exists() and not folder.is_dir():
+            raise CliError(f"--notebooks {notebooks}: a file, not a folder: give the folder JupyterLab should open",
+                           code=2)
         if not folder.is_dir():
-            raise SystemExit(f"toolkit lab: --notebooks {notebooks}: no such folder (make it, or run "
-                             f"`toolkit walkthroughs {notebooks}` to put the walkthroughs there)")
+            raise CliError(f"--notebooks {notebooks}: no such folder (make it, or run "
+                           f"`toolkit walkthroughs {notebooks}` to put the walkthroughs there)", code=2)
         signed = walkthroughs.sign_shipped(folder)
         return folder, f"the folder you chose ({len(signed)} walkthroughs in it trusted)"
     root = walkthroughs.in_checkout()
@@ -294,11 +402,14 @@ def cmd_lab(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("jupyterlab") is None:
-        print("toolkit lab needs JupyterLab: pip install 'toolkit[lab]' (in a checkout: pip install -e '.[lab]')",
-              file=sys.stderr)
-        return 2
+        raise CliError("JupyterLab is not installed: pip install 'toolkit[lab]' (in a checkout: "
+                       "pip install -e '.[lab]')", code=1)
+    if args.port:
+        _port_free(args.port, "--port")
+    if args.sandbox_port:
+        _port_free(args.sandbox_port, "--sandbox-port")
     folder, what = lab_folder(args.notebooks)
-    server = _server(args).start()
+    server = _server(args, port=args.sandbox_port).start()
     # Each notebook's toolkit.connect() starts its own embedded sandbox in the kernel, so "Run All" reproduces the
     # stored outputs; toolkit.connect(shared=True) binds to this shared one (also reachable by other tools).
     env = {**os.environ, "TOOLKIT_SANDBOX_URL": server.base_url}
@@ -306,11 +417,21 @@ def cmd_lab(args) -> int:
     try:
         with tempfile.TemporaryDirectory(prefix="toolkit-lab-") as tmp:
             ext_args, ext_env = lab_extensions(tmp)
-            cmd = lab_command(folder, args.lab_args, settings_dir=lab_settings_dir(tmp), extensions=ext_args)
+            cmd = lab_command(folder, _lab_args(args), settings_dir=lab_settings_dir(tmp), extensions=ext_args)
             return run_until_signalled(cmd, {**env, **ext_env}, announce=folder.resolve())
     finally:
         server.stop()
         print("toolkit lab: JupyterLab and the sandbox stopped", flush=True)
+
+
+def _lab_args(args) -> list[str]:
+    """The arguments for jupyter lab: ``--port N`` as JupyterLab's port (exactly that one: no retries on the next
+    ports), then the ones given after ``--`` (which win)."""
+    extra = list(args.lab_args)
+    if extra[:1] == ["--"]:
+        extra = extra[1:]
+    port = [f"--ServerApp.port={args.port}", "--ServerApp.port_retries=0"] if args.port else []
+    return port + extra
 
 
 def cmd_walkthroughs(args) -> int:
@@ -450,20 +571,25 @@ DESCRIPTION = "The toolkit's command line: serve the sandbox (an emulator of the
 EPILOG = """commands:
   toolkit sandbox                 serve the sandbox on 127.0.0.1 until Ctrl-C; prints its five base URLs
   toolkit sandbox --print-config  print the hosts and demo app of a sandbox on --port as JSON (binds nothing)
-  toolkit lab                     a shared sandbox and JupyterLab on the walkthroughs (prints the address last)
+  toolkit lab                     a shared sandbox and JupyterLab on the walkthroughs (prints the address last):
+                                  a checkout's notebooks/, else ~/toolkit-walkthroughs (seeded and kept)
   toolkit walkthroughs DIR        copy the walkthroughs, their pages and samples into DIR (keeps your changes)
   toolkit classroom --secret-file F           a class sandbox: one world per student (token NAME, worlds,
                                               reset NAME, incident API_ID STATUS: the teacher's commands)
 
-"toolkit COMMAND --help" lists the options of a command."""
+"toolkit COMMAND --help" lists the options of a command. An error ends in one line and exit code 2 (a
+mistake in the command line) or 1 (a failure); --debug or TOOLKIT_DEBUG=1 shows its traceback."""
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="toolkit", description=DESCRIPTION, epilog=EPILOG,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
+    from ._version import __version__
+
+    parser.add_argument("--version", action="version", version=f"toolkit {__version__}")
+    parser.add_argument("--debug", action="store_true", help=f"show the traceback of an error (also: {DEBUG_ENV}=1)")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--port", type=int, default=0, help="port on 127.0.0.1 (default: a free one)")
     common.add_argument("--db", default=None, help="SQLite file to persist the sandbox (default: in memory)")
     common.add_argument("--seed", type=int, default=7, help="seed of the deterministic demo data")
     common.add_argument("--clock-start", default=None, help="start instant of the sandbox clock (RFC 3339)")
@@ -476,14 +602,21 @@ def main(argv: list[str] | None = None) -> int:
     sb = sub.add_parser("sandbox", parents=[common], help="serve the sandbox",
                         description="Serve the sandbox on 127.0.0.1 until interrupted (Ctrl-C); it prints its base "
                                     "URLs. Clients reach it with the TOOLKIT_* variables or connect(hosts=...).")
+    sb.add_argument("--port", type=_port, default=0, help="the sandbox's port on 127.0.0.1 (default: a free one)")
     sb.add_argument("--print-config", action="store_true",
                     help="print the five base URLs and the demo app (keys in plain text) of a sandbox on --port as "
                          "one JSON object and exit; starts no server and binds no port")
     sb.set_defaults(func=cmd_sandbox)
-    lab = sub.add_parser("lab", parents=[common], help="sandbox + JupyterLab on notebooks/",
-                         description="Start a shared sandbox and JupyterLab (loopback only) on the notebooks folder. "
-                                     "toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
-    lab.add_argument("--notebooks", default=None, metavar="DIR",
+    lab = sub.add_parser("lab", parents=[common], help="a sandbox and JupyterLab on the walkthroughs",
+                         description="Start a shared sandbox and JupyterLab (loopback only) on the walkthroughs: in a "
+                                     "checkout its notebooks/ folder; installed from a wheel or a Git URL, the working "
+                                     "folder ~/toolkit-walkthroughs, seeded with the walkthroughs (your changes are "
+                                     "kept). toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
+    lab.add_argument("--port", type=_port, default=0,
+                     help="JupyterLab's port on 127.0.0.1 (default: Jupyter's, 8888 or the next free one)")
+    lab.add_argument("--sandbox-port", type=_port, default=0, metavar="N",
+                     help="the shared sandbox's port on 127.0.0.1 (default: a free one)")
+    lab.add_argument("--notebooks", type=_folder, default=None, metavar="DIR",
                      help="folder JupyterLab opens (default: in a checkout its notebooks/ folder, else the working "
                           "folder ~/toolkit-walkthroughs, seeded with the walkthroughs)")
     lab.add_argument("lab_args", nargs=argparse.REMAINDER, metavar="-- ARGS",
@@ -494,7 +627,7 @@ def main(argv: list[str] | None = None) -> int:
                                       "files (samples/) into DIR, and trust the copied notebooks so their stored maps "
                                       "show on first open. A file you changed is never overwritten: it is skipped, "
                                       "and the command says so.")
-    walk.add_argument("folder", metavar="DIR", help="the folder to copy into (made when missing)")
+    walk.add_argument("folder", type=_folder, metavar="DIR", help="the folder to copy into (made when missing)")
     walk.add_argument("--no-trust", action="store_true", help="do not sign the copied notebooks as trusted")
     walk.set_defaults(func=cmd_walkthroughs)
     room = sub.add_parser(
@@ -513,6 +646,8 @@ def main(argv: list[str] | None = None) -> int:
                "                                                               an incident in every world\n"
                "--url defaults to TOOLKIT_CLASSROOM_URL. With --db FILE the worlds survive a restart (one SQLite\n"
                "file per world in FILE.worlds/).")
+    room.add_argument("--port", type=_port, default=0,
+                      help="the class sandbox's port (default: a free one)")
     room.add_argument("action", nargs="*", metavar="ACTION",
                       help="serve (default), token, worlds, reset, incident, revoke")
     room.add_argument("--secret-file", required=True, metavar="F", help="file of the class secret")
@@ -538,14 +673,21 @@ def main(argv: list[str] | None = None) -> int:
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")
     room.set_defaults(func=cmd_classroom)
+    for command in sub.choices.values():
+        command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                             help=f"show the traceback of an error (also: {DEBUG_ENV}=1)")
     args = parser.parse_args(argv)
-    from .sandbox.store import SchemaVersionError
-
+    debug = args.debug or os.environ.get(DEBUG_ENV, "").strip().lower() not in ("", "0", "false", "no")
     try:
         return args.func(args)
-    except SchemaVersionError as exc:      # a --db file of a newer toolkit: a clear message, not a traceback
-        print(f"toolkit {args.command}: {exc}", file=sys.stderr)
-        return 2
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # noqa: BLE001 — every error ends in one line (the traceback with --debug)
+        if debug:
+            raise
+        message, code = describe_error(exc, args)
+        print(f"toolkit {args.command}: {message}", file=sys.stderr, flush=True)
+        return code
 
 
 if __name__ == "__main__":

@@ -32,13 +32,53 @@ from typing import Mapping
 from .errors import ConfigurationError
 from .secrets import Secret
 
-__all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES", "APP_KEY_SCHEME"]
+__all__ = ["Hosts", "Credentials", "Config", "HOST_NAMES", "APP_KEY_SCHEME", "BaseURLError"]
 
 HOST_NAMES = ("auth", "api", "local", "navi", "status")
 
 APP_KEY_SCHEME = "ServiceAK"
 """The spec's word before an app key: ``Authorization: ServiceAK <key>``."""
 _SCHEME_WORD = re.compile(r"[A-Za-z][A-Za-z0-9._~+-]{0,63}")
+
+
+class BaseURLError(ConfigurationError, ValueError):
+    """A base URL that is not one (a placeholder such as ``https://…``, no host, another scheme): raised when the
+    configuration is made, naming the host key and what a base URL looks like, before any request.
+
+    >>> Hosts.on_one_port("https://…")                   # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    toolkit.config.BaseURLError: base URL of the 'auth' host is 'https://…/auth': ...
+    """
+
+
+URL_SHAPE = ("a base URL is http:// or https://, a host name and optionally :port and a path, e.g. "
+             "'https://api.example.com' or 'http://127.0.0.1:8080/api'")
+
+
+_HOST = re.compile(r"[A-Za-z0-9_.-]+|[0-9A-Fa-f:.]*:[0-9A-Fa-f:.]*")
+"""A host as httpx sends it (IDNA-encoded): a name or an IPv4 address, or an IPv6 address."""
+
+
+def _check_base_url(name: str, value) -> None:
+    """Refuse a value that cannot be a base URL, with a :class:`BaseURLError` naming the host key and the shape
+    of a base URL (the host is parsed as httpx will, so a placeholder fails here, not deep inside a request)."""
+    where = f"connect(hosts={{{name!r}: ...}}) or TOOLKIT_{name.upper()}_URL"
+    if not isinstance(value, str) or not value.startswith(("http://", "https://")):
+        raise BaseURLError(f"base URL of the {name!r} host is {value!r}: it must start with http:// or https://; "
+                           f"{URL_SHAPE} (check {where})")
+    import httpx
+
+    try:
+        host = httpx.URL(value).raw_host.decode("ascii")
+    except (httpx.InvalidURL, UnicodeError, ValueError) as exc:
+        reason = f"not a URL ({exc})"
+    else:
+        reason = ("it has no host name" if not host else "" if _HOST.fullmatch(host) else
+                  f"not a URL (the host {host!r} is not a host name)")
+    if reason:
+        raise BaseURLError(f"base URL of the {name!r} host is {value!r}: {reason}; {URL_SHAPE}; replace a "
+                           f"placeholder with the service's address (check {where})") from None
 
 
 @dataclass(frozen=True)
@@ -54,8 +94,7 @@ class Hosts:
     def __post_init__(self):
         for f in fields(self):
             value = getattr(self, f.name)
-            if not isinstance(value, str) or not value.startswith(("http://", "https://")):
-                raise ValueError(f"base URL for {f.name!r} must start with http:// or https://, got {value!r}")
+            _check_base_url(f.name, value)
             object.__setattr__(self, f.name, value.rstrip("/"))
 
     @classmethod

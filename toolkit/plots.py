@@ -27,38 +27,15 @@ def use_hangul_font() -> str:
     """Register the bundled NanumGothic (regular and bold) with matplotlib's font manager and add it as a
     fallback: to ``font.family`` after the families already there (matplotlib falls back glyph by glyph along
     that list, so Latin text keeps its font and Hangul comes from NanumGothic) and to ``font.sans-serif``.
-    Idempotent; returns the family name.
+    Idempotent; returns the family name. ``import toolkit`` already does this when matplotlib loads
+    (:mod:`toolkit._mplfont`); call it again after a matplotlib style or ``rcdefaults()`` reset the fonts.
 
     >>> use_hangul_font()
     'NanumGothic'
     """
-    import dataclasses
+    from ._mplfont import register
 
-    import matplotlib
-    from matplotlib import font_manager
-
-    from .fonts import FONT_FAMILY, hangul_font_path
-
-    manager = font_manager.fontManager
-    known = {f.fname for f in manager.ttflist}
-    for bold in (False, True):
-        path = str(hangul_font_path(bold))
-        if path not in known:
-            manager.addfont(path)
-            if bold:   # its metadata says weight 600 ("semibold"): matplotlib would log a miss for every bold text
-                manager.ttflist = [dataclasses.replace(f, weight=700) if f.fname == path else f
-                                   for f in manager.ttflist]
-    rc = matplotlib.rcParams
-    for key in ("font.family", "font.sans-serif"):
-        families = [rc[key]] if isinstance(rc[key], str) else list(rc[key])
-        if FONT_FAMILY not in families:
-            rc[key] = families + [FONT_FAMILY]
-    # the minus sign U+2212, which NanumGothic lacks, comes from the first font (DejaVu Sans has it); should
-    # NanumGothic be the only font, draw an ASCII hyphen instead
-    families = [rc["font.family"]] if isinstance(rc["font.family"], str) else list(rc["font.family"])
-    if families[0] == FONT_FAMILY:
-        rc["axes.unicode_minus"] = False
-    return FONT_FAMILY
+    return register()
 
 
 def shown_once(fig):

@@ -7,7 +7,7 @@
 >>> sorted(toolkit.samples.SAMPLES)
 ['customers_busan.csv']
 
-``datasets/README.md`` in the repository says where each file comes from and under which licence.
+Where each file comes from and under which terms: ``toolkit.data.notice()`` (``toolkit/data/NOTICE.md``).
 """
 from __future__ import annotations
 

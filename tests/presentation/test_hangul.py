@@ -1,8 +1,12 @@
-"""Hangul in matplotlib (the bundled NanumGothic, registered by importing toolkit.plots) and in the sandbox's
-HTML pages (served as a web font)."""
+"""Hangul in matplotlib (the bundled NanumGothic, registered when matplotlib loads in a process that imported
+toolkit, or by importing toolkit.plots), on machines with and without a NanumGothic of their own, and in the
+sandbox's HTML pages (served as a web font)."""
 from __future__ import annotations
 
 import io
+import json
+import os
+import shutil
 import subprocess
 import sys
 import warnings
@@ -13,12 +17,13 @@ import pytest
 from toolkit.fonts import hangul_font_path
 
 SCRIPT = r"""
-import io, warnings
+import io, json, sys, warnings
 import matplotlib
 matplotlib.use("Agg")
+{trigger}
+assert "matplotlib.font_manager" not in sys.modules or "{trigger}" != "import toolkit", "import toolkit imported matplotlib"
 import matplotlib.pyplot as plt
 from matplotlib import font_manager
-import toolkit.plots  # registers the font
 import numpy as np
 
 warnings.simplefilter("error")          # a 'Glyph ... missing' warning fails the script
@@ -41,29 +46,61 @@ plt.close(fig)
 
 nanum = font_manager.findfont(font_manager.FontProperties(family="NanumGothic"), fallback_to_default=False)
 found = [str(f) for f in font_manager.fontManager._find_fonts_by_props(font_manager.FontProperties())]
-latin = font_manager.findfont(font_manager.FontProperties())
 hangul_default = pixels("서면")
 hangul_nanum = pixels("서면", family="NanumGothic")
-latin_default = pixels("Abc")
-latin_dejavu = pixels("Abc", family="DejaVu Sans")
-print(str(nanum))
-print(nanum in found)
-print(str(latin))
-print(bool((hangul_default == hangul_nanum).all()), bool((hangul_default != 255).any()))
-print(bool((latin_default == latin_dejavu).all()))
+print(json.dumps({{
+    "nanum": str(nanum),
+    "nanum_family": font_manager.get_font(nanum).family_name,
+    "in_fallback": nanum in found,
+    "latin": str(font_manager.findfont(font_manager.FontProperties())),
+    "hangul_same": bool((hangul_default == hangul_nanum).all()),
+    "hangul_drawn": bool((hangul_default != 255).any()),
+    "latin_same": bool((pixels("Abc") == pixels("Abc", family="DejaVu Sans")).all()),
+}}))
 """
 
 
-def test_hangul_plots_draw_with_the_bundled_font_and_no_glyph_warning():
+def _user_font_home(tmp_path, with_font: bool) -> dict[str, str]:
+    """The environment of a user whose home (a fresh one) has, or has not, its own NanumGothic in
+    ``~/.local/share/fonts`` and ``~/.fonts`` (where fontconfig and matplotlib look, like a system font), with a
+    matplotlib cache of its own (so the font list is built from this machine's and this home's fonts)."""
+    home = tmp_path / "home"
+    for folder in (home / ".local" / "share" / "fonts", home / ".fonts"):
+        folder.mkdir(parents=True)
+        if with_font:
+            shutil.copyfile(hangul_font_path(), folder / "NanumGothic.ttf")
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("MPL", "XDG_", "TOOLKIT_"))}
+    env.update(HOME=str(home), MPLCONFIGDIR=str(tmp_path / "mpl"))
+    return env
+
+
+@pytest.mark.parametrize("trigger", ["import toolkit", "import toolkit.plots"])
+@pytest.mark.parametrize("user_font", [False, True], ids=["the machine's fonts", "plus a NanumGothic of the user's"])
+def test_hangul_plots_draw_with_nanumgothic_whichever_is_found_and_no_glyph_warning(tmp_path, trigger, user_font):
+    """Hangul draws with a NanumGothic, the bundled one or one the machine or the user has (Debian's fonts-nanum:
+    matplotlib then finds that one first), after ``import toolkit`` alone (nothing of matplotlib imported by it)
+    as after ``import toolkit.plots``."""
     # a subprocess: a clean matplotlib state (no font registered before the import under test)
-    run = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, timeout=120)
+    run = subprocess.run([sys.executable, "-c", SCRIPT.format(trigger=trigger)], capture_output=True, text=True,
+                         timeout=180, env=_user_font_home(tmp_path, user_font))
     assert run.returncode == 0, run.stderr[-2000:]
-    nanum, in_fallback, latin, hangul_same, latin_same = run.stdout.split("\n")[:5]
-    assert nanum == str(hangul_font_path()), "NanumGothic resolves to the bundled TTF, never a system font"
-    assert in_fallback == "True", "the default font properties fall back on NanumGothic"
-    assert latin.endswith("DejaVuSans.ttf"), "Latin text keeps matplotlib's default font"
-    assert hangul_same == "True True", "Hangul in default text is drawn with NanumGothic's glyphs"
-    assert latin_same == "True", "Latin text is drawn exactly as before"
+    seen = json.loads(run.stdout.strip().splitlines()[-1])
+    assert seen["nanum_family"] == "NanumGothic", seen
+    if user_font:
+        assert seen["nanum"] != str(hangul_font_path()), "the user's NanumGothic is the one matplotlib finds"
+    assert seen["in_fallback"], "the default font properties fall back on NanumGothic"
+    assert seen["latin"].endswith("DejaVuSans.ttf"), "Latin text keeps matplotlib's default font"
+    assert seen["hangul_drawn"] and seen["hangul_same"], "Hangul in default text is drawn with NanumGothic's glyphs"
+    assert seen["latin_same"], "Latin text is drawn exactly as before"
+
+
+def test_import_toolkit_leaves_matplotlib_alone_when_asked(tmp_path):
+    code = ("import toolkit, matplotlib.pyplot as plt, matplotlib; "
+            "print('NanumGothic' in matplotlib.rcParams['font.family'])")
+    for value, expected in (("1", "False"), ("", "True")):
+        env = {**_user_font_home(tmp_path / value, False), "TOOLKIT_NO_MPL_FONT": value, "MPLBACKEND": "Agg"}
+        run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=180, env=env)
+        assert run.returncode == 0 and run.stdout.strip() == expected, (value, run.stdout, run.stderr[-2000:])
 
 
 def test_registration_is_idempotent_and_keeps_the_minus_sign():

@@ -36,7 +36,10 @@ __all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", 
 
 HERE = Path(__file__).resolve().parent
 OSM = "OpenStreetMap"
-SANDBOX_ATTRIBUTION = "toolkit sandbox map: legal-dong polygons, synthetic roads (datasets/README.md)"
+SANDBOX_ATTRIBUTION = ("toolkit sandbox map · Boundaries: National Geographic Information Institute (NGII), MOLIT, "
+                       "Republic of Korea · Store data: 소상공인시장진흥공단 상가(상권)정보 (data.go.kr) · roads derived "
+                       "from the addresses · sources and terms: toolkit.data.notice()")
+"""The attribution of the sandbox's base map: the attributions its data requires (toolkit/data/NOTICE.md)."""
 
 #: folium asset name → (kind, file of this folder). Names not listed are not needed by toolkit maps.
 ASSETS = {
