@@ -212,6 +212,9 @@ def edition(nb: dict, which: str = "learner", kernelspec: dict | None = None) ->
     return nb
 
 
+_edition = edition      # copy() has a parameter of that name
+
+
 def _same_python(command: str) -> bool:
     """Whether ``command`` (a kernelspec's argv[0]) is this environment's python: the same path, with the folder
     resolved but not the file (a virtual environment's python is a link to the base interpreter)."""
@@ -345,7 +348,6 @@ def copy(folder: str | Path, *, trust: bool = True, edition: str = "learner",
     >>> report.copied[:2]                                   # doctest: +SKIP
     ['00_quickstart.ipynb', '01_login_and_consent.ipynb']
     """
-    globals_edition = globals()["edition"]
     if edition not in EDITIONS:
         from .errors import closed_set_error
 
@@ -367,7 +369,7 @@ def copy(folder: str | Path, *, trust: bool = True, edition: str = "learner",
         target = folder / rel
         notebook = rel.endswith(".ipynb")
         if notebook:
-            nb = globals_edition(json.loads(shipped.read_text("utf-8")), edition, kernelspec)
+            nb = _edition(json.loads(shipped.read_text("utf-8")), edition, kernelspec)
             data, new_cells = _notebook_bytes(nb), fingerprint(nb)
         else:
             data, new_cells = shipped.read_bytes(), None
