@@ -125,6 +125,9 @@ def test_the_lab_opens_the_checkout_here_and_a_seeded_home_folder_elsewhere(tmp_
     folder, what = cli.lab_folder(None)
     assert folder == tmp_path / "home" / "toolkit-walkthroughs" and "working folder" in what
     assert sorted(p.name for p in folder.glob("*.ipynb")) == NOTEBOOKS
+    assert "learner's edition" in what
+    solutions = [c for c in _nb(folder / "00_quickstart.ipynb")["cells"] if "solution" in c["metadata"].get("tags", [])]
+    assert solutions and not any(c["outputs"] for c in solutions)        # the learner's edition
     chosen, what = cli.lab_folder(str(folder))
     assert chosen == folder and f"{len(NOTEBOOKS)} walkthroughs in it trusted" in what
     with pytest.raises(SystemExit, match="no such folder"):
