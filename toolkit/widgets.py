@@ -256,7 +256,9 @@ def ConsentPanel(tk, *, target_id: int | None = None):
     ``.refresh()``, ``.revoke(scope_id)`` and ``.unfollow()``.
 
     >>> panel = ConsentPanel(tk)          # doctest: +SKIP
-    >>> tk.login_as(4100000002)           # doctest: +SKIP  — the panel now lists user 4100000002's scopes
+    >>> tk.login_as(4100000002)           # doctest: +SKIP
+
+    The panel now lists user 4100000002's scopes.
     """
     w = _w()
     lines = []         # the consent items as text, for the static view
