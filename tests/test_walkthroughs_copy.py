@@ -22,6 +22,10 @@ def _own_trust_database(tmp_path, monkeypatch):
     monkeypatch.setenv("JUPYTER_DATA_DIR", str(tmp_path / "jupyter-data"))
 
 
+def _nb(path) -> dict:
+    return json.loads(Path(path).read_text("utf-8"))
+
+
 def _trusted(paths) -> list[bool]:
     import nbformat
     from nbformat.sign import NotebookNotary
@@ -42,8 +46,8 @@ def test_a_copy_holds_the_walkthroughs_their_pages_and_samples_all_trusted(tmp_p
     assert len(report.copied) == len(NOTEBOOKS) + 3 + 1 and not report.skipped and not report.updated
     assert sorted(report.signed) == NOTEBOOKS
     assert all(_trusted(sorted(folder.glob("*.ipynb"))))
-    for name in NOTEBOOKS:
-        assert (folder / name).read_bytes() == (REPO / "notebooks" / name).read_bytes()
+    for name in NOTEBOOKS:       # the same cells as the repository's, in the learner's edition
+        assert walkthroughs.fingerprint(_nb(folder / name)) == walkthroughs.fingerprint(_nb(REPO / "notebooks" / name))
     assert f"{len(report.copied)} copied" in str(report)
 
 
@@ -51,7 +55,9 @@ def test_a_changed_file_is_never_overwritten_and_an_untouched_old_copy_is_update
     folder = tmp_path / "lessons"
     walkthroughs.copy(folder)
     mine = folder / "00_quickstart.ipynb"
-    mine.write_text(mine.read_text("utf-8").replace("toolkit", "my toolkit", 1), "utf-8")
+    edited = _nb(mine)
+    edited["cells"][0]["source"] = "".join(edited["cells"][0]["source"]).replace("toolkit", "my toolkit", 1)
+    mine.write_text(json.dumps(edited), "utf-8")
     stranger = folder / "reference" / "errors.md"
     manifest = json.loads((folder / walkthroughs.MANIFEST).read_text("utf-8"))
     # an older toolkit's copy of api.md: the manifest says toolkit wrote exactly this
@@ -64,13 +70,13 @@ def test_a_changed_file_is_never_overwritten_and_an_untouched_old_copy_is_update
     (folder / "05_directions.ipynb").unlink()
     report = walkthroughs.copy(folder)
     assert "my toolkit" in mine.read_text("utf-8") and stranger.read_text("utf-8") == "my own notes\n"
-    assert report.skipped["00_quickstart.ipynb"].startswith("changed since toolkit copied it")
+    assert report.skipped["00_quickstart.ipynb"].startswith("its cells changed since toolkit copied it")
     assert report.skipped["reference/errors.md"].startswith("not written by toolkit")
     assert report.updated == ["reference/api.md"] and old.read_bytes() == (REPO / "notebooks/reference/api.md").read_bytes()
     assert report.copied == ["05_directions.ipynb"]
     assert "00_quickstart.ipynb" not in report.signed and "05_directions.ipynb" in report.signed
     text = str(report)
-    assert "skipped 00_quickstart.ipynb: changed since toolkit copied it" in text
+    assert "skipped 00_quickstart.ipynb: its cells changed since toolkit copied it" in text
     assert "skipped reference/errors.md: not written by toolkit" in text
 
 
@@ -119,6 +125,9 @@ def test_the_lab_opens_the_checkout_here_and_a_seeded_home_folder_elsewhere(tmp_
     folder, what = cli.lab_folder(None)
     assert folder == tmp_path / "home" / "toolkit-walkthroughs" and "working folder" in what
     assert sorted(p.name for p in folder.glob("*.ipynb")) == NOTEBOOKS
+    assert "learner's edition" in what
+    solutions = [c for c in _nb(folder / "00_quickstart.ipynb")["cells"] if "solution" in c["metadata"].get("tags", [])]
+    assert solutions and not any(c["outputs"] for c in solutions)        # the learner's edition
     chosen, what = cli.lab_folder(str(folder))
     assert chosen == folder and f"{len(NOTEBOOKS)} walkthroughs in it trusted" in what
     with pytest.raises(cli.CliError, match="no such folder"):
@@ -144,3 +153,183 @@ def test_the_data_override_is_checked(monkeypatch, tmp_path):
     assert toolkit.data.root() == tmp_path
     monkeypatch.delenv("TOOLKIT_DATASETS")
     assert (toolkit.data.root() / "navi" / "roads.json.gz").is_file()
+
+
+# ---------------------------------------------------------------- opened is not changed; editions; the kernel
+KERNEL = {"name": "toolkit", "display_name": "Python (toolkit)", "language": "python"}
+
+
+def _as_jupyterlab_saves(path: Path, *, run: bool = True) -> None:
+    """What JupyterLab does to a notebook it opens, runs and saves, without an edit: ``collapsed`` and execution
+    timings in cell metadata, its own kernelspec display name and language_info, widget state, new outputs and
+    execution counts, and its own JSON layout (nbformat's writer)."""
+    import nbformat
+
+    nb = nbformat.read(path, as_version=4)
+    nb.metadata.kernelspec["display_name"] = "Python 3 (ipykernel)"
+    nb.metadata["language_info"] = {"name": "python", "version": "3.11.2"}
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"state": {}, "version_major": 2,
+                                                                             "version_minor": 0}}
+    for n, cell in enumerate(nb.cells):
+        cell.metadata["collapsed"] = True
+        if cell.cell_type == "code" and run:
+            cell.metadata["execution"] = {"iopub.status.idle": "2026-01-01T00:00:00Z"}
+            cell.execution_count = n + 1
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=f"run {n}\n")]
+    nbformat.write(nb, path)
+
+
+def _edit(path: Path, how) -> None:
+    nb = _nb(path)
+    how(nb["cells"])
+    path.write_text(json.dumps(nb, indent=2), "utf-8")
+
+
+@pytest.fixture
+def release2(tmp_path, monkeypatch):
+    """A newer toolkit: the shipped walkthroughs with one sentence changed in 00 and in 02 (01 and the others as
+    before). Returns a function that makes it the shipped edition."""
+    v2 = tmp_path / "v2"
+    import shutil
+
+    shutil.copytree(REPO / "notebooks", v2, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
+    for name in ("00_quickstart.ipynb", "02_webhooks_and_business.ipynb"):
+        nb = _nb(v2 / name)
+        nb["cells"][0]["source"] = "".join(nb["cells"][0]["source"]) + "\n\nNew in this release.\n"
+        (v2 / name).write_text(json.dumps(nb, indent=1, ensure_ascii=False) + "\n", "utf-8")
+    return lambda: monkeypatch.setattr(walkthroughs, "source", lambda: v2)
+
+
+def test_a_walkthrough_opened_run_and_saved_is_upgraded_and_an_edited_one_is_not(tmp_path, release2):
+    folder = tmp_path / "lessons"
+    walkthroughs.copy(folder, kernelspec=KERNEL)
+    for name in NOTEBOOKS:
+        _as_jupyterlab_saves(folder / name, run=name != "00_quickstart.ipynb")
+    before = (folder / "01_login_and_consent.ipynb").read_bytes()
+    assert walkthroughs.copy(folder, kernelspec=KERNEL).summary().startswith(
+        f"0 copied, 0 updated, {len(NOTEBOOKS) + 4} already current, 0 skipped")
+    assert (folder / "01_login_and_consent.ipynb").read_bytes() == before    # the learner's run is kept
+    _edit(folder / "03a_story_and_messenger.ipynb", lambda cells: cells[3].update(source="x = 'mine'"))
+    _edit(folder / "03b_channel_and_customer_files.ipynb", lambda cells: cells.insert(2, {
+        "cell_type": "code", "metadata": {}, "source": "print('my note')", "outputs": [], "execution_count": None}))
+    _edit(folder / "04a_local_search.ipynb", lambda cells: cells.pop(5))
+    _edit(folder / "02_webhooks_and_business.ipynb", lambda cells: cells[2].update(source="## my heading"))
+    release2()
+    report = walkthroughs.copy(folder, kernelspec=KERNEL)
+    assert report.updated == ["00_quickstart.ipynb"], report.summary()
+    assert "New in this release." in "".join(_nb(folder / "00_quickstart.ipynb")["cells"][0]["source"])
+    assert set(report.skipped) == {"02_webhooks_and_business.ipynb", "03a_story_and_messenger.ipynb",
+                                   "03b_channel_and_customer_files.ipynb", "04a_local_search.ipynb"}, report.summary()
+    assert all(why.startswith("its cells changed since toolkit copied it") for why in report.skipped.values())
+    assert "x = 'mine'" in (folder / "03a_story_and_messenger.ipynb").read_text("utf-8")
+    assert "## my heading" in (folder / "02_webhooks_and_business.ipynb").read_text("utf-8")
+    assert (folder / "01_login_and_consent.ipynb").read_bytes() == before
+    assert "01_login_and_consent.ipynb" in report.unchanged and "01_login_and_consent.ipynb" in report.signed
+    # the edited ones stay the learner's: the next copy skips them again, the upgraded one is current
+    again = walkthroughs.copy(folder, kernelspec=KERNEL)
+    assert set(again.skipped) == set(report.skipped) and "00_quickstart.ipynb" in again.unchanged
+
+
+def test_an_older_manifest_without_cells_still_upgrades_what_it_can(tmp_path, release2):
+    """A folder copied by an earlier toolkit (its manifest has SHA-256s only): a file whose bytes still match is
+    as toolkit wrote it; a re-saved one is upgraded only when its cells already equal the new edition's."""
+    folder = tmp_path / "lessons"
+    walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    manifest = _nb(folder / walkthroughs.MANIFEST)
+    del manifest["cells"]
+    (folder / walkthroughs.MANIFEST).write_text(json.dumps(manifest), "utf-8")
+    _as_jupyterlab_saves(folder / "01_login_and_consent.ipynb")        # cells as in the new release
+    _as_jupyterlab_saves(folder / "02_webhooks_and_business.ipynb")    # cells older than the new release
+    release2()
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    assert "00_quickstart.ipynb" in report.updated                     # bytes as written: upgraded
+    assert "01_login_and_consent.ipynb" in report.unchanged
+    assert report.skipped == {"02_webhooks_and_business.ipynb": walkthroughs._CHANGED}
+    assert set(_nb(folder / walkthroughs.MANIFEST)["cells"]) >= {"00_quickstart.ipynb", "01_login_and_consent.ipynb"}
+
+
+def _outputs(nb: dict) -> list:
+    return [c.get("outputs", []) for c in nb["cells"] if c["cell_type"] == "code"]
+
+
+def test_the_learners_edition_has_no_answer_outputs_and_the_instructors_has_them_all(tmp_path):
+    learner, instructor = tmp_path / "learner", tmp_path / "instructor"
+    walkthroughs.copy(learner, kernelspec=KERNEL, trust=False)
+    walkthroughs.copy(instructor, kernelspec=KERNEL, trust=False, edition="instructor")
+    solutions = predicts = 0
+    for name in NOTEBOOKS:
+        repo = _nb(REPO / "notebooks" / name)
+        mine, full = _nb(learner / name), _nb(instructor / name)
+        assert mine["metadata"]["kernelspec"] == KERNEL == full["metadata"]["kernelspec"]
+        hidden = False
+        for cell, shipped in zip(mine["cells"], repo["cells"]):
+            tags = cell["metadata"].get("tags", [])
+            if cell["cell_type"] == "markdown" and re.search(r"^#{1,6} ", "".join(cell["source"]), re.M):
+                hidden = "predict" in tags
+            hidden = hidden or "predict" in tags
+            predicts += "predict" in tags
+            if cell["cell_type"] != "code":
+                continue
+            if "solution" in tags:
+                solutions += 1
+                assert shipped["outputs"], f"{name}: the repository's solution has no output to hide"
+            if "solution" in tags or hidden:
+                assert cell["outputs"] == [] and cell["execution_count"] is None, f"{name}: {cell['source'][:1]}"
+            else:
+                assert len(cell["outputs"]) == len(shipped["outputs"])
+        assert [[{**o, "data": {k: v for k, v in o.get("data", {}).items() if k != walkthroughs.WIDGET_VIEW or
+                                "text/html" not in o["data"]}} if "data" in o else o for o in outs]
+                for outs in _outputs(repo)] == _outputs(full), name
+    assert solutions >= 30
+    print(f"learner's edition: {solutions} solution cells and the code after {predicts} predict exercises "
+          f"without outputs")
+
+
+def test_a_predict_hides_the_outputs_to_the_next_heading_and_widgets_keep_their_static_view():
+    def code(src, *tags, data=None):
+        data = data or {"text/plain": src}
+        return {"cell_type": "code", "metadata": {"tags": list(tags)}, "source": src, "execution_count": 1,
+                "outputs": [{"output_type": "display_data", "data": data, "metadata": {}}]}
+
+    def md(src, *tags):
+        return {"cell_type": "markdown", "metadata": {"tags": list(tags)}, "source": src}
+
+    view = {walkthroughs.WIDGET_VIEW: {"model_id": "m1", "version_major": 2, "version_minor": 0}}
+    nb = {"metadata": {"kernelspec": {"name": "python3"}, "widgets": {"state": {}}}, "cells": [
+        code("before"), md("**Exercise 1** · predict", "exercise", "predict"), code("answer", "solution"),
+        code("shows the answer"), md("Some text, no heading"), code("still the answer"), md("### Next part"),
+        code("shown"), code("a widget", data={**view, "text/html": "<b>run this cell</b>", "text/plain": "x"}),
+        code("a bare widget", data={**view, "text/plain": "VBox()"}), code("after", "solution")]}
+    learner = walkthroughs.edition(nb, "learner", KERNEL)
+    assert [len(c.get("outputs", [])) for c in learner["cells"]] == [1, 0, 0, 0, 0, 0, 0, 1, 1, 1, 0]
+    assert learner["cells"][8]["outputs"][0]["data"] == {"text/html": "<b>run this cell</b>", "text/plain": "x"}
+    assert walkthroughs.WIDGET_VIEW in learner["cells"][9]["outputs"][0]["data"]   # no static view: kept
+    assert learner["metadata"]["widgets"] == {"state": {}} and learner["metadata"]["kernelspec"] == KERNEL
+    assert nb["cells"][2]["outputs"] and nb["metadata"]["kernelspec"] == {"name": "python3"}   # not changed
+    del nb["cells"][9]
+    assert "widgets" not in walkthroughs.edition(nb, "instructor")["metadata"]
+    assert [len(c.get("outputs", [])) for c in walkthroughs.edition(nb, "instructor")["cells"]] == \
+        [1, 0, 1, 1, 0, 1, 0, 1, 1, 1]
+    with pytest.raises(ValueError, match="edition"):
+        walkthroughs.edition(nb, "teacher")
+
+
+def test_writing_another_kernel_or_edition_is_no_change_of_the_learner(tmp_path):
+    folder = tmp_path / "lessons"
+    walkthroughs.copy(folder, kernelspec={"name": "python3", "display_name": "Python 3", "language": "python"},
+                      trust=False)
+    _as_jupyterlab_saves(folder / "00_quickstart.ipynb")
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    assert not report.skipped and len(report.updated) == len(NOTEBOOKS), report.summary()
+    assert all(_nb(folder / n)["metadata"]["kernelspec"]["name"] == "toolkit" for n in NOTEBOOKS)
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False, edition="instructor")
+    assert not report.skipped and len(report.updated) == len(NOTEBOOKS)
+    assert _outputs(_nb(folder / "00_quickstart.ipynb")) == _outputs(_nb(REPO / "notebooks/00_quickstart.ipynb"))
+
+
+def test_the_command_copies_the_instructors_edition_on_request(tmp_path, capsys, monkeypatch):
+    monkeypatch.setattr(walkthroughs, "kernel_for_this_environment", lambda: (KERNEL, None))
+    assert cli.main(["walkthroughs", str(tmp_path / "full"), "--instructor", "--no-trust"]) == 0
+    assert "instructor's edition, kernel 'toolkit'" in capsys.readouterr().out
+    assert _outputs(_nb(tmp_path / "full/00_quickstart.ipynb")) == \
+        _outputs(_nb(REPO / "notebooks/00_quickstart.ipynb"))

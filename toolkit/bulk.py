@@ -259,9 +259,9 @@ class Bulk:
                 self.todo.append(key)
         self.bar = None
         if progress:
-            from tqdm.auto import tqdm
+            from .progress import Progress
 
-            self.bar = tqdm(total=len(keys), initial=self.hits, desc=desc, unit="query")
+            self.bar = Progress(len(keys), desc, "query", initial=self.hits)   # ends as a line: geocode: 93/93 in …
 
     @property
     def concurrency(self) -> int:

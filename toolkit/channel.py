@@ -208,12 +208,11 @@ class ChannelArea(Area):
         chunks = [items[i:i + chunk_size] for i in range(0, len(items), chunk_size)]
 
         def flow():
-            from tqdm.auto import tqdm
-
             from .frames import frame
+            from .progress import Progress
 
             rows = []
-            bar = tqdm(total=len(items), desc="add_users", unit="user", disable=not progress)
+            bar = Progress(len(items), "add_users", "user", disable=not progress)
             try:
                 for n, chunk in enumerate(chunks):
                     body = {"file_id": int(file_id), "channel_public_id": channel_public_id, "user_type": user_type,

@@ -437,7 +437,8 @@ def _lab_args(args) -> list[str]:
 def cmd_walkthroughs(args) -> int:
     from . import walkthroughs
 
-    report = walkthroughs.copy(args.folder, trust=not args.no_trust)
+    report = walkthroughs.copy(args.folder, trust=not args.no_trust,
+                               edition="instructor" if args.instructor else "learner")
     print(report, flush=True)
     print(f"open them with: toolkit lab --notebooks {report.folder}", flush=True)
     return 0
@@ -629,6 +630,9 @@ def main(argv: list[str] | None = None) -> int:
                                       "and the command says so.")
     walk.add_argument("folder", type=_folder, metavar="DIR", help="the folder to copy into (made when missing)")
     walk.add_argument("--no-trust", action="store_true", help="do not sign the copied notebooks as trusted")
+    walk.add_argument("--instructor", action="store_true",
+                      help="copy the full edition, with every stored output (answers included); default: the "
+                           "learner's edition, where no stored output gives an answer away")
     walk.set_defaults(func=cmd_walkthroughs)
     room = sub.add_parser(
         "classroom", parents=[common], help="a class sandbox: one world per student",

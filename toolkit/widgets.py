@@ -18,6 +18,13 @@ its **Refresh** button reloads them (e.g. after consent changed elsewhere).
 Labels are never cut: descriptions take their natural width (``style={"description_width": "initial"}``) and
 buttons size to their text.
 
+Saved and reopened without the kernel that made them, the widgets show a plain **static view** instead of
+controls: a stored widget view needs its kernel (JupyterLab then draws "Error displaying widget: model not found",
+or, from the notebook's saved widget state, controls marked disconnected), so each widget's display also carries
+``text/html`` and ``text/plain`` views ("run this cell to log in"; the consent items as text, as they were when
+displayed), which a copied walkthrough keeps in place of the widget view (:func:`toolkit.walkthroughs.edition`)
+and which nbconvert and viewers without widgets show.
+
 The widget never displays a token. The authorize URL (it carries the app's ``client_id``) is shown only after
 **Start login** is pressed and cleared once the login completes, so a notebook that logs in headlessly stores no
 app key in its widget state.
@@ -43,6 +50,32 @@ _LINK = ("display:inline-block;padding:4px 14px;border-radius:3px;background:#19
 def _button(w, description: str, **kw):
     """A button sized to its text (the default fixed width cuts longer descriptions)."""
     return w.Button(description=description, layout=w.Layout(width="auto"), **kw)
+
+
+_BOXES = {}
+
+
+def _box(w, children, static):
+    """An ``ipywidgets.VBox`` whose display also carries a static view: ``static()`` returns (html, text), computed
+    when the box is displayed (see the module's docstring)."""
+    cls = _BOXES.get(w.VBox)
+    if cls is None:
+        class StaticVBox(w.VBox):
+            """A VBox whose mime bundle adds ``text/html`` and ``text/plain`` views for a reader with no kernel."""
+
+            def _repr_mimebundle_(self, **kwargs):
+                data = super()._repr_mimebundle_(**kwargs)
+                if data is not None and getattr(self, "static_view", None) is not None:
+                    data["text/html"], data["text/plain"] = self.static_view()
+                return data
+
+        cls = _BOXES[w.VBox] = StaticVBox
+    box = cls(children)
+    box.static_view = static
+    return box
+
+
+_STATIC = "<div class='toolkit-static-widget' style='padding:4px 0'>{}</div>"
 
 
 def _sandbox_callback(tk) -> str | None:
@@ -196,7 +229,12 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         children.append(w.HBox([demo_user, demo_button]))
         box_extra = {"demo_user": demo_user, "demo_button": demo_button}
 
-    box = w.VBox(children + [status, profile])
+    def static():
+        line = "Login box (toolkit.widgets.LoginWidget): run this cell to log in; its buttons need a running kernel."
+        return _STATIC.format(f"<b>Login box</b> (<code>toolkit.widgets.LoginWidget</code>): <i>run this cell to "
+                              f"log in</i>; its buttons need a running kernel."), line
+
+    box = _box(w, children + [status, profile], static)
     box.start_button, box.link, box.redirect, box.complete_button = start_button, link, redirect, complete_button
     box.status, box.profile, box.logout_button = status, profile, logout_button
     box.request = lambda: pending["request"]
@@ -218,10 +256,30 @@ def ConsentPanel(tk, *, target_id: int | None = None):
     ``.refresh()``, ``.revoke(scope_id)`` and ``.unfollow()``.
 
     >>> panel = ConsentPanel(tk)          # doctest: +SKIP
-    >>> tk.login_as(4100000002)           # doctest: +SKIP  — the panel now lists user 4100000002's scopes
+    >>> tk.login_as(4100000002)           # doctest: +SKIP
+
+    The panel now lists user 4100000002's scopes.
     """
     w = _w()
-    out = w.VBox()
+    lines = []         # the consent items as text, for the static view
+
+    def static():
+        head = "Consent items (toolkit.widgets.ConsentPanel): run this cell to refresh or revoke them; its buttons " \
+               "need a running kernel."
+        html = [f"<b>Consent items</b> (<code>toolkit.widgets.ConsentPanel</code>): <i>run this cell to refresh or "
+                f"revoke them</i>; its buttons need a running kernel."]
+        if out.user_id is not None:
+            html.append(f"As shown when the cell ran, user <code>{escape(str(out.user_id))}</code> (agreed / "
+                        f"revocable):")
+            head += f"\nAs shown when the cell ran, user {out.user_id} (agreed / revocable):"
+        elif lines:
+            html.append(escape(lines[0]))
+        items = lines[1:] if out.user_id is not None else []
+        html.append("<br>".join(f"<code>{escape(sid)}</code> {escape(rest)}" for sid, _, rest in
+                                (t.partition(" ") for t in items)))
+        return _STATIC.format("<br>".join(h for h in html if h)), "\n".join([head] + [f"  {t}" for t in items])
+
+    out = _box(w, [], static)
     message = w.HTML("")
     heading = w.HTML("")
     refresh_button = _button(w, "Refresh", icon="refresh", tooltip="reload the consent items")
@@ -229,6 +287,7 @@ def ConsentPanel(tk, *, target_id: int | None = None):
 
     def render():
         rows, buttons = [], {}
+        lines.clear()
         try:
             df = tk.user.scopes(target_id=target_id)
         except Exception as exc:  # noqa: BLE001 — shown in the panel
@@ -236,14 +295,19 @@ def ConsentPanel(tk, *, target_id: int | None = None):
             who = "no user is logged in" if tk.access_token is None and target_id is None else \
                 f"<span style='color:#b00'>{escape(type(exc).__name__)}: {escape(str(exc))}</span>"
             heading.value = f"<b>Consent items</b> — {who}"
+            lines.append("no user is logged in" if tk.access_token is None and target_id is None else
+                         f"{type(exc).__name__}: {exc}")
         if df is not None:
             uid = df.attrs.get("meta", {}).get("id", target_id)
             heading.value = f"<b>Consent items of user <code>{escape(str(uid))}</code></b> — agreed / revocable"
+            lines.append(f"user {uid}")
             for rec in df.to_dict("records"):
                 revocable = bool(rec["revocable"]) if rec["revocable"] is not None and rec["revocable"] == rec["revocable"] \
                     else False
                 label = w.HTML(f"<code>{escape(rec['id'])}</code> {escape(rec['display_name'])}: "
                                f"{'✔' if rec['agreed'] else '✘'} / {'yes' if revocable else '-'}")
+                lines.append(f"{rec['id']} {rec['display_name']}: {'✔' if rec['agreed'] else '✘'} / "
+                             f"{'yes' if revocable else '-'}")
                 if rec["agreed"] and revocable:
                     btn = _button(w, "Revoke", tooltip=f"withdraw consent to {rec['id']}")
                     btn.on_click(lambda _b, sid=rec["id"]: revoke(sid))

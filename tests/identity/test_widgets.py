@@ -189,3 +189,31 @@ def test_labels_are_not_cut(fresh_tk):
         assert button.layout.width == "auto", button.description
     box.start_button.click()
     assert "<a href=" in box.link.value and "target='_blank'" in box.link.value and "background:" in box.link.value
+
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def test_the_widgets_carry_a_static_view_for_a_reader_without_a_kernel(fresh_tk):
+    """Displayed, each widget's bundle has its widget view and a static one (text/html, text/plain) that says what
+    to do without a kernel; the consent items are listed as they were when displayed, and no secret is in it."""
+    tk = fresh_tk
+    box = LoginWidget(tk, scopes=OIDC)
+    data = box._repr_mimebundle_()
+    assert data[WIDGET_VIEW]["model_id"] == box.model_id
+    assert "run this cell to log in" in data["text/html"] and "run this cell to log in" in data["text/plain"]
+    assert "<button" not in data["text/html"] and "VBox(" not in data["text/plain"]
+    panel = ConsentPanel(tk)
+    assert "run this cell" in panel._repr_mimebundle_()["text/plain"]
+    assert "account_email" not in panel._repr_mimebundle_()["text/plain"]     # no user yet
+    tk.login_as(4100000001, scopes=["profile", "account_email"])
+    data = panel._repr_mimebundle_()
+    assert data[WIDGET_VIEW]["model_id"] == panel.model_id
+    lines = data["text/plain"].splitlines()
+    assert "user 4100000001" in lines[1]
+    assert "  account_email E-mail: ✔ / yes" in lines and "  profile Profile (nickname, profile image): ✔ / -" in lines
+    assert "<code>account_email</code> E-mail: ✔ / yes" in data["text/html"]
+    panel.revoke("account_email")
+    assert "  account_email E-mail: ✘ / -" in panel._repr_mimebundle_()["text/plain"].splitlines()
+    for secret in (tk.access_token, tk.credentials.rest_api_key, tk.credentials.client_secret):
+        assert secret is None or secret.reveal() not in data["text/plain"] + data["text/html"]
