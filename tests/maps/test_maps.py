@@ -105,13 +105,18 @@ def test_rendering_twice_gives_the_same_html(cafes):
     assert html_of(m) == html_of(m)
 
 
-def test_sandbox_bound_maps_use_the_sandbox_tiles(cafes, route):
+def test_sandbox_bound_maps_use_the_sandbox_tiles_without_its_address(cafes, route):
+    """The kernel side knows the live source; the HTML holds no sandbox URL and no loopback port: the browser
+    resolves the tiles from the Jupyter page (toolkit/tiles/...)."""
     tk, df = cafes
     url = f"{tk.sandbox.base_url}/sandbox/tiles/{{z}}/{{x}}/{{y}}.png"
     mapassets.note_binding(tk)
     for name, m in all_maps(tk, df, route).items():
         html = html_of(m)
-        assert url in html, name
+        assert m.toolkit_tiles == url, name
+        assert "L.tileLayer.toolkit(" in html and "jupyter-config-data" in html, name
+        assert "/sandbox/" not in html and not re.search(r"127\.0\.0\.1:\d+", html), name
+        assert tk.sandbox.base_url not in html, name
         assert "openstreetmap" not in html.lower(), name
 
 
@@ -122,11 +127,12 @@ def test_against_the_service_the_default_is_openstreetmap_and_tiles_always_choos
         assert mapassets.default_tiles() == "OpenStreetMap"
         assert "tile.openstreetmap.org" in html_of(places_map(df))
         # a Directions knows the client that asked: still the sandbox's tiles
-        assert "/sandbox/tiles/" in html_of(route.map())
+        assert "L.tileLayer.toolkit(" in html_of(route.map())
         assert "tile.openstreetmap.org" in html_of(route_map(route.raw))          # a raw body does not
         # tiles= always chooses
-        assert "/sandbox/tiles/" in html_of(places_map(df, tiles=mapassets.tiles_for(tk)))
-        assert "tile.openstreetmap.org" in html_of(route.map(tiles="OpenStreetMap"))
+        assert "L.tileLayer.toolkit(" in html_of(places_map(df, tiles=mapassets.tiles_for(tk)))
+        osm = html_of(route.map(tiles="OpenStreetMap"))
+        assert "tile.openstreetmap.org" in osm and "L.tileLayer.toolkit(" not in osm
     finally:
         service.close()
         mapassets.note_binding(tk)
