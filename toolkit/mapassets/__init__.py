@@ -72,8 +72,7 @@ MIN_ZOOM, MAX_ZOOM = 10, 18
 """The zooms of the sandbox city's base layer (the Jupyter extension answers these, 404 outside)."""
 JUPYTER_TILES = "toolkit/tiles/{z}/{x}/{y}.png"
 """The tiles' path under a Jupyter server's base URL (:mod:`toolkit.jupyter.tiles`)."""
-TILES_NOTE = ("Base map not shown: it needs toolkit's Jupyter extension (open this in Jupyter where toolkit is "
-              "installed). Markers and routes are drawn.")
+TILES_NOTE = "No base map here: it needs toolkit's Jupyter extension (open this in Jupyter with toolkit installed)"
 """The one line a map shows over itself where its base map cannot be drawn (no Jupyter page, no embedded tile)."""
 VIEW_WIDTH, VIEW_HEIGHT = 1000, 600
 """The viewport (CSS pixels) :func:`first_view` assumes where a map's width or height is not given in pixels
@@ -251,12 +250,17 @@ def _renumber(elements) -> None:
             (child.get_name() if key == old.get(id(child)) else key, child) for key, child in el._children.items())
 
 
+#: A transparent 1×1 PNG: the tile of a map that cannot draw its base map (Leaflet's own blank GIF is never
+#: marked loaded).
+BLANK_TILE = ("data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNgYGBgAAAABQAB"
+              "eqhXUAAAAABJRU5ErkJggg==")
 #: The sandbox base layer's tile source, resolved in the browser when the map is drawn (see the module's
 #: docstring): the layer's embedded tiles first (a saved file), else the Jupyter page's ``baseUrl`` +
-#: :data:`JUPYTER_TILES`, else a blank tile and :data:`TILES_NOTE` over the map (also shown when the Jupyter
-#: route answers an error: a Jupyter without toolkit's extension).
+#: :data:`JUPYTER_TILES`, else a blank tile; :data:`TILES_NOTE` goes over the map once the view has settled
+#: with a blank tile in it (not for the tiles of the view a ``fit_bounds`` replaces at once), or when the
+#: Jupyter route answers an error (a Jupyter without toolkit's extension).
 TILES_JS = ("<script>(function(){if(!window.L||L.TileLayer.Toolkit)return;"
-            "var BLANK='data:image/gif;base64,R0lGODlhAQABAAD/ACwAAAAAAQABAAACADs=';"
+            "var BLANK='" + BLANK_TILE + "';"
             "function jupyterBase(){var w=window;for(var i=0;i<16&&w;i++){try{"
             "var el=w.document.getElementById('jupyter-config-data');"
             "if(el){var b=(JSON.parse(el.textContent||'{}').baseUrl)||'/';"
@@ -266,15 +270,17 @@ TILES_JS = ("<script>(function(){if(!window.L||L.TileLayer.Toolkit)return;"
             "getTileUrl:function(c){var k=c.z+'/'+c.x+'/'+c.y,e=this._tkEmbedded;if(e&&e[k])return e[k];"
             "if(this._tkBase===undefined)this._tkBase=jupyterBase();"
             "if(this._tkBase)return this._tkBase+'" + JUPYTER_TILES.replace("{z}/{x}/{y}", "'+k+'") + "';"
-            "this._tkNote();return BLANK;},"
+            "return BLANK;},"
+            "_tkCheck:function(){for(var k in this._tiles){var t=this._tiles[k];"
+            "if(t.current&&t.el&&t.el.src===BLANK){this._tkNote();return;}}},"
             "_tkNote:function(){if(this._tkNoted||!this._map)return;this._tkNoted=true;"
             "var d=L.DomUtil.create('div','toolkit-tiles-note',this._map.getContainer());"
-            "d.style.cssText='position:absolute;left:50%;top:8px;transform:translateX(-50%);z-index:1000;"
+            "d.style.cssText='position:absolute;left:50%;bottom:30px;transform:translateX(-50%);z-index:1000;"
             "background:rgba(255,255,255,.92);padding:3px 8px;border-radius:4px;font:12px sans-serif;"
             "white-space:nowrap;max-width:95%;overflow:hidden;text-overflow:ellipsis;pointer-events:none';"
             "d.textContent=" + repr(TILES_NOTE).replace("\\'", "\\u0027") + ";}});"
             "L.tileLayer.toolkit=function(o,e){var l=new L.TileLayer.Toolkit('',o);l._tkEmbedded=e||null;"
-            "l.on('tileerror',function(){l._tkNote();});return l;};})();</script>")
+            "l.on('load',l._tkCheck,l);l.on('tileerror',function(){l._tkNote();});return l;};})();</script>")
 
 
 @lru_cache(maxsize=None)
