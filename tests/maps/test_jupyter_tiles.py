@@ -8,17 +8,15 @@ from __future__ import annotations
 import http.server
 import io
 import os
-import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 
 import httpx
 import pytest
 from PIL import Image
 
-from tests.labrun import free_port
+from tests.labrun import JupyterProcess
 from tests.maps.test_tiles import SEOMYEON, colours
 from toolkit.classroom import HEADER, classroom_header, student_token
 from toolkit.sandbox.tiles.render import LAND
@@ -27,53 +25,13 @@ ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-class-secret-for-the-tile-tests-0123456789"
 
 
-class JupyterServer:
-    """``jupyter server`` with toolkit's extension, a token, ``base_url``, and ``env`` added to a clean
-    environment (no TOOLKIT_* of the test run); stopped by :meth:`stop`."""
-
-    def __init__(self, tmp: Path, base_url: str = "/", env: dict | None = None):
-        self.port, self.token, self.base_url = free_port(), "tiles-test-token-0123456789", base_url
-        self.url = f"http://127.0.0.1:{self.port}{base_url}"
-        self.tmp = tmp
-        clean = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_", "JUPYTER"))}
-        clean.update(JUPYTER_CONFIG_PATH=str(ROOT / "jupyter-config"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-                     JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_DATA_DIR=str(tmp / "data"),
-                     PYTHONUNBUFFERED="1", **(env or {}))
-        self.log = tmp / "server.log"
-        with self.log.open("wb") as out:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-m", "jupyter_server", "--no-browser", "--ServerApp.ip=127.0.0.1",
-                 f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-                 f"--IdentityProvider.token={self.token}", f"--ServerApp.base_url={base_url}",
-                 f"--ServerApp.root_dir={tmp}", *(["--allow-root"] if os.geteuid() == 0 else [])],
-                env=clean, stdout=out, stderr=subprocess.STDOUT, cwd=tmp)
-        deadline = time.monotonic() + 90
-        while time.monotonic() < deadline:
-            assert self.proc.poll() is None, self.output()[-3000:]
-            try:
-                if httpx.get(self.url + "api/status", params={"token": self.token}, timeout=2).status_code == 200:
-                    return
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.3)
-        self.stop()
-        raise RuntimeError("jupyter server did not start:\n" + self.output()[-3000:])
-
-    def output(self) -> str:
-        return self.log.read_text("utf-8", "replace")
-
-    def get(self, path: str, auth: bool = True, **kw) -> httpx.Response:
-        headers = {"Authorization": f"token {self.token}"} if auth else {}
-        return httpx.get(self.url + path, headers={**headers, **kw.pop("headers", {})}, timeout=60, **kw)
-
-    def stop(self) -> None:
-        if self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(20)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(10)
+def JupyterServer(tmp: Path, base_url: str = "/", env: dict | None = None) -> JupyterProcess:
+    """``jupyter server`` with toolkit's extension enabled from this checkout's jupyter-config, a clean
+    environment plus ``env``."""
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_", "JUPYTER"))}
+    clean.update(JUPYTER_CONFIG_PATH=str(ROOT / "jupyter-config"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
+                 JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_DATA_DIR=str(tmp / "data"), **(env or {}))
+    return JupyterProcess([sys.executable, "-m", "jupyter_server"], tmp, base_url=base_url, env=clean)
 
 
 def tile_path(z, x, y) -> str:
