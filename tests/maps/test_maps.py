@@ -178,3 +178,53 @@ def test_the_inlined_hangul_font_is_the_same_bytes_on_every_run():
     assert sub.flavor == "woff" and {chr(c) for c in sub.getBestCmap()} >= set("서면카페")
     # fontTools would stamp the time of the run into the head table (and the stored notebooks would differ)
     assert sub["head"].modified == TTFont(str(hangul_font_path()))["head"].modified
+
+
+def _embedded(html: str) -> dict:
+    """The ``{"z/x/y": data URL}`` a saved map's tile layer carries."""
+    import json
+
+    found = re.search(r"L\.tileLayer\.toolkit\(\{.*?\}, (\{.*?\})\);", html, re.S)
+    return json.loads(found.group(1)) if found else {}
+
+
+def test_save_embeds_the_first_view_s_tiles_from_the_live_sandbox(cafes, route, tmp_path):
+    import base64
+
+    import httpx
+
+    tk, _ = cafes
+    m = route.map(height=560)
+    view = mapassets.first_view(m)
+    assert view["size"] == (mapassets.VIEW_WIDTH, 560) and 4 <= len(view["tiles"]) <= 30
+    m.save(str(tmp_path / "route.html"))
+    html = (tmp_path / "route.html").read_text("utf-8")
+    tiles = _embedded(html)
+    assert sorted(tiles) == sorted(f"{z}/{x}/{y}" for z, x, y in view["tiles"])
+    z, x, y = view["tiles"][0]
+    live = httpx.get(f"{tk.sandbox.base_url}/sandbox/tiles/{z}/{x}/{y}.png").content
+    assert base64.b64decode(tiles[f"{z}/{x}/{y}"].split(",", 1)[1]) == live
+    assert tk.sandbox.base_url not in html and "/sandbox/" not in html
+    # the map itself is unchanged by saving: its notebook HTML carries no tile
+    assert _embedded(html_of(m)) == {} and html_of(m) == html_of(route.map(height=560))
+
+
+def test_save_draws_the_tiles_itself_where_the_sandbox_is_gone(tmp_path):
+    """A map whose sandbox ended (a dead port) still saves its first view: drawn from the package's city."""
+    import pandas as pd
+
+    dead = "http://127.0.0.1:9/sandbox/tiles/{z}/{x}/{y}.png"
+    m = places_map(pd.DataFrame({"x": [129.059, 129.06], "y": [35.157, 35.158]}), tiles=dead, height=400)
+    m.save(str(tmp_path / "m.html"))
+    tiles = _embedded((tmp_path / "m.html").read_text("utf-8"))
+    assert len(tiles) == len(mapassets.first_view(m)["tiles"]) >= 4
+    assert all(v.startswith("data:image/png;base64,iVBORw0KGgo") for v in tiles.values())
+
+
+def test_save_of_an_openstreetmap_map_embeds_nothing(cafes, tmp_path):
+    _, df = cafes
+    m = places_map(df, tiles="OpenStreetMap")
+    m.save(str(tmp_path / "osm.html"))
+    html = (tmp_path / "osm.html").read_text("utf-8")
+    assert "tile.openstreetmap.org" in html and "data:image/png;base64,iVBORw0KGgo" not in html.replace(
+        mapassets.BLANK_TILE, "")
