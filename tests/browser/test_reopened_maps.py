@@ -99,7 +99,7 @@ def plain_lab(installed_toolkit, tmp_path_factory):
 
 @pytest.mark.browser
 @pytest.mark.package
-@pytest.mark.timeout(900)
+@pytest.mark.timeout(1800)                  # the wheel is built and installed first (about 5-10 minutes)
 def test_stored_maps_draw_in_plain_jupyter_lab_of_a_wheel_install_with_no_sandbox(browser, plain_lab):
     lab = plain_lab
     for name in NOTEBOOKS:

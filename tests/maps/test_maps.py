@@ -190,8 +190,11 @@ def _embedded(html: str) -> dict:
 
 def test_save_embeds_the_first_view_s_tiles_from_the_live_sandbox(cafes, route, tmp_path):
     import base64
+    import io
 
     import httpx
+    import numpy as np
+    from PIL import Image
 
     tk, _ = cafes
     m = route.map(height=560)
@@ -202,8 +205,11 @@ def test_save_embeds_the_first_view_s_tiles_from_the_live_sandbox(cafes, route, 
     tiles = _embedded(html)
     assert sorted(tiles) == sorted(f"{z}/{x}/{y}" for z, x, y in view["tiles"])
     z, x, y = view["tiles"][0]
-    live = httpx.get(f"{tk.sandbox.base_url}/sandbox/tiles/{z}/{x}/{y}.png").content
-    assert base64.b64decode(tiles[f"{z}/{x}/{y}"].split(",", 1)[1]) == live
+    live = Image.open(io.BytesIO(httpx.get(f"{tk.sandbox.base_url}/sandbox/tiles/{z}/{x}/{y}.png").content))
+    kept = Image.open(io.BytesIO(base64.b64decode(tiles[f"{z}/{x}/{y}"].split(",", 1)[1])))
+    assert kept.size == live.size == (256, 256)
+    a, b = np.asarray(live.convert("RGB"), dtype=int), np.asarray(kept.convert("RGB"), dtype=int)
+    assert np.abs(a - b).mean() < 3 and (np.abs(a - b).max(axis=2) > 40).mean() < 0.01     # the same map to the eye
     assert tk.sandbox.base_url not in html and "/sandbox/" not in html
     # the map itself is unchanged by saving: its notebook HTML carries no tile
     assert _embedded(html_of(m)) == {} and html_of(m) == html_of(route.map(height=560))

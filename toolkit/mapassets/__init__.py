@@ -349,8 +349,8 @@ def _map_class():
             fitted bounds or the centre and zoom, in the map's size or :data:`VIEW_WIDTH` ×
             :data:`VIEW_HEIGHT`), fetched from the live sandbox (``m.toolkit_tiles``) or, where it is gone, drawn
             in this process from the package's city. Beyond the first view the file asks the Jupyter page it is
-            shown in, or shows :data:`TILES_NOTE`. A first view adds about 8–15 tiles (0.1–0.5 MB; measured by
-            ``tests/bench/bench_tiles.py``).
+            shown in, or shows :data:`TILES_NOTE`. A first view is about 15 tiles in a 1000-pixel-wide window,
+            stored as palette PNGs: about 0.2–0.4 MB added to the file (``tests/bench/bench_map_tiles.py``).
 
             >>> m = toolkit.maps.places_map(cafes, center=(129.059, 35.158), radius=500)   # doctest: +SKIP
             >>> m.save("cafes.html")         # opens with no toolkit and no server, the tiles embedded   # doctest: +SKIP
@@ -547,7 +547,8 @@ def _fetch_live(template: str, keys) -> dict:
 
 def embedded_tiles(m, width: int | None = None, height: int | None = None) -> dict:
     """``{"z/x/y": "data:image/png;base64,..."}`` of the tiles of ``m``'s :func:`first_view`, from the live
-    sandbox (``m.toolkit_tiles``), or drawn in this process from the package's city where it is gone."""
+    sandbox (``m.toolkit_tiles``), or drawn in this process from the package's city where it is gone; stored as
+    128-colour palette PNGs (:func:`_compact`)."""
     keys = [k for k in first_view(m, width, height)["tiles"] if MIN_ZOOM <= k[0] <= MAX_ZOOM]
     template = getattr(m, "toolkit_tiles", "")
     got = _fetch_live(template, keys) if is_sandbox_tiles(template) else {}
@@ -558,5 +559,19 @@ def embedded_tiles(m, width: int | None = None, height: int | None = None) -> di
 
         rend = renderer(root())
         got.update({k: rend.tile(*k) for k in missing})
-    return {f"{z}/{x}/{y}": "data:image/png;base64," + base64.b64encode(got[(z, x, y)]).decode()
+    return {f"{z}/{x}/{y}": "data:image/png;base64," + base64.b64encode(_compact(got[(z, x, y)])).decode()
             for z, x, y in keys}
+
+
+def _compact(png: bytes) -> bytes:
+    """A tile as a 128-colour palette PNG (no dithering): about a third of the bytes of the renderer's RGB PNG,
+    the same map to the eye (flat fills, a few line and label colours with their antialiasing)."""
+    import io
+
+    from PIL import Image
+
+    with Image.open(io.BytesIO(png)) as img:
+        small = img.convert("RGB").quantize(colors=128, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    small.save(out, "PNG", optimize=True)
+    return out.getvalue() if out.tell() < len(png) else png
