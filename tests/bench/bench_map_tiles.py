@@ -93,8 +93,8 @@ def sizes() -> None:
                 m.save(str(Path(d) / "m.html"))
                 saved = (Path(d) / "m.html").stat().st_size
             print(f"{name:14}{before:14,}{now:15,}{now - before:+13,}{embedded:14,}{n:7}{saved:13,}")
-        print(f"   embedding in every stored map would add {(embedded - now) / 1024:.0f} KB per map "
-              f"({(embedded - now) / max(now - before, 1):.0f}x what the route costs)")
+            print(f"{'':14}embedding its first view in the stored map would add {(embedded - now) / 1024:.0f} KB "
+                  f"({(embedded - now) / max(now - before, 1):.0f}x what the Jupyter route adds)")
     finally:
         tk.close()
 
