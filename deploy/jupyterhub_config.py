@@ -13,8 +13,13 @@ What it does:
   derived from the class secret and the user's name when the server is spawned); JupyterHub itself sets
   ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world;
 * and ``TOOLKIT_CLASSROOM_BROWSER_URL=/services/toolkit-classroom``: the kernel reaches the class sandbox at
-  127.0.0.1, the student's browser cannot, so maps load their tiles and login links open through the hub's
-  proxy, where the class sandbox also answers (the hub gives its service ``JUPYTERHUB_SERVICE_PREFIX``).
+  127.0.0.1, the student's browser cannot, so login links open through the hub's proxy, where the class sandbox
+  also answers (the hub gives its service ``JUPYTERHUB_SERVICE_PREFIX``);
+* maps take their tiles from the student's own server (``/user/NAME/toolkit/tiles/...``, toolkit's Jupyter server
+  extension), which forwards them to the class sandbox with the student's header: one renderer for the class.
+  A regular install of toolkit in the users' environment enables that extension by itself (the wheel's
+  ``etc/jupyter/jupyter_server_config.d/toolkit.json``); where the hub's Python imports toolkit from a checkout
+  (``pip install -e``), the servers get the checkout's ``jupyter-config/`` as ``JUPYTER_CONFIG_PATH``.
 
 A large class splits over several class sandboxes sharing one class secret, each student assigned one by name
 (rendezvous hashing: stable, and adding a sandbox moves only the students it takes over):
@@ -170,3 +175,18 @@ c.Spawner.environment.update({
 })
 if len(URLS) > 1:
     c.Spawner.environment.update({"TOOLKIT_CLASSROOM_URLS": ",".join(URLS)})
+
+
+def _checkout_jupyter_config() -> "str | None":
+    """The ``jupyter-config/`` folder of a checkout toolkit is imported from (an editable install, which installs
+    no data files), else None (a regular install enables the server extension from ``etc/jupyter``)."""
+    try:
+        import toolkit
+    except ImportError:
+        return None
+    folder = Path(toolkit.__file__).resolve().parents[1] / "jupyter-config"
+    return str(folder) if (folder / "jupyter_server_config.d" / "toolkit.json").is_file() else None
+
+
+if _checkout_jupyter_config():       # map tiles under /user/NAME/toolkit/tiles/ need toolkit's server extension
+    c.Spawner.environment.update({"JUPYTER_CONFIG_PATH": _checkout_jupyter_config()})

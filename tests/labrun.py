@@ -111,3 +111,67 @@ class LabProcess:
 
     def __exit__(self, *exc):
         self.stop()
+
+
+class JupyterProcess:
+    """A plain Jupyter (``command``: e.g. ``[python, "-m", "jupyter_server"]`` or ``[venv/bin/jupyter, "lab"]``)
+    on 127.0.0.1 with a token and ``base_url``, in ``workdir`` (its root folder unless ``root`` is given), with
+    ``env`` (a whole environment; default: this one without TOOLKIT_* and JUPYTER* variables, Jupyter's folders
+    inside ``workdir``); output in ``workdir/jupyter.log``; :meth:`stop` ends it (and its kernels' group)."""
+
+    def __init__(self, command, workdir: Path, *, base_url: str = "/", env: dict | None = None,
+                 root: Path | None = None, args=(), startup_timeout: float = 120.0):
+        self.workdir = Path(workdir)
+        self.port, self.token, self.base_url = free_port(), secrets.token_hex(16), base_url
+        self.url = f"http://127.0.0.1:{self.port}{base_url}"
+        if env is None:
+            env = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_", "JUPYTER"))}
+            env.update(JUPYTER_CONFIG_DIR=str(self.workdir / "jupyter-config-dir"),
+                       JUPYTER_RUNTIME_DIR=str(self.workdir / "runtime"),
+                       JUPYTER_DATA_DIR=str(self.workdir / "jupyter-data"))
+        env = {**env, "PYTHONUNBUFFERED": "1"}
+        self.log = self.workdir / "jupyter.log"
+        cmd = [*map(str, command), "--no-browser", "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}",
+               "--ServerApp.port_retries=0", f"--IdentityProvider.token={self.token}",
+               f"--ServerApp.base_url={base_url}", f"--ServerApp.root_dir={root or self.workdir}",
+               *(["--allow-root"] if hasattr(os, "geteuid") and os.geteuid() == 0 else []), *args]
+        with self.log.open("wb") as out:
+            self.proc = subprocess.Popen(cmd, env=env, stdout=out, stderr=subprocess.STDOUT, cwd=self.workdir,
+                                         start_new_session=True)
+        deadline = time.monotonic() + startup_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"{cmd[0]} exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
+            try:
+                if httpx.get(self.url + "api/status", params={"token": self.token}, timeout=2).status_code == 200:
+                    return
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.3)
+        self.stop()
+        raise RuntimeError("jupyter did not answer in time:\n" + self.output()[-3000:])
+
+    def output(self) -> str:
+        return self.log.read_text("utf-8", "replace") if self.log.exists() else ""
+
+    def get(self, path: str, auth: bool = True, **kw) -> httpx.Response:
+        """``GET {url}{path}`` (with the token unless ``auth=False``)."""
+        headers = {"Authorization": f"token {self.token}"} if auth else {}
+        return httpx.get(self.url + path, headers={**headers, **kw.pop("headers", {})}, timeout=60, **kw)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(20)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(10)
+        if group_alive(self.proc.pid):
+            os.killpg(self.proc.pid, signal.SIGKILL)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.stop()

@@ -67,8 +67,8 @@ ENV_URL, ENV_TOKEN, ENV_USER = "TOOLKIT_CLASSROOM_URL", "TOOLKIT_CLASSROOM_TOKEN
 ENV_BROWSER = "TOOLKIT_CLASSROOM_BROWSER_URL"
 """The class sandbox's address as the student's *browser* reaches it, where that differs from the kernel's
 (``TOOLKIT_CLASSROOM_URL``): on a hub, the service's path through the hub's proxy, ``/services/toolkit-classroom``
-(a path is read against the page the notebook is on). Maps load their tiles from there and login links open
-there."""
+(a path is read against the page the notebook is on). Login links open there; maps take their tiles from the
+student's own Jupyter server, which forwards them to the class sandbox (:mod:`toolkit.jupyter.tiles`)."""
 ENV_STUDENT = "TOOLKIT_CLASSROOM_STUDENT"
 """Names the student where ``JUPYTERHUB_USER`` is not set (outside a hub); ``JUPYTERHUB_USER`` wins over it."""
 

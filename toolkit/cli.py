@@ -554,7 +554,7 @@ def serve_classroom(args, secret) -> int:
         print("  single-user servers' environment: TOOLKIT_CLASSROOM_URL, TOOLKIT_CLASSROOM_TOKEN (the student's "
               "token), JUPYTERHUB_USER (set by the hub)", flush=True)
         if server.classroom.prefix:
-            print(f"  browsers (maps' tiles, login pages) through the hub's proxy: {server.classroom.prefix}/ "
+            print(f"  browsers (login pages) through the hub's proxy: {server.classroom.prefix}/ "
                   f"(TOOLKIT_CLASSROOM_BROWSER_URL={server.classroom.prefix})", flush=True)
         print(hub_lines(url, args.secret_file, server.classroom.prefix), flush=True)
         while not stop.wait(0.5):

@@ -304,7 +304,8 @@ class SandboxHandle:
     def browser_base(self) -> str:
         """The sandbox's address as the user's browser reaches it: :attr:`browser_url` when set (a class sandbox
         behind a hub's proxy: ``TOOLKIT_CLASSROOM_BROWSER_URL``, e.g. ``/services/toolkit-classroom``), else
-        :attr:`base_url`. Maps take their tiles from there."""
+        :attr:`base_url`. Login pages open there (maps take their tiles from the Jupyter server the notebook is
+        shown by: :mod:`toolkit.jupyter.tiles`)."""
         return self.browser_url or self.base_url
 
     def browser_link(self, url: str) -> str:

@@ -2,8 +2,9 @@
 (tests/installed.py), ``toolkit lab`` started from an empty folder with a home of its own (so it opens its seeded
 working folder, ``~/toolkit-walkthroughs``), a walkthrough with maps opened in Debian's chromium:
 
-* its stored maps draw as soon as it opens, before any Run All (the walkthroughs are trusted on arrival);
-* Run All ends with no error, and its maps draw again on the sandbox's own tiles.
+* its stored maps draw as soon as it opens, before any Run All (the walkthroughs are trusted on arrival), each with
+  at least 4 tiles from the lab's own ``/toolkit/tiles/`` and no request to another loopback port;
+* Run All ends with no error, and its maps draw again, their tiles from the same route.
 
 Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
@@ -14,6 +15,7 @@ import time
 import pytest
 
 from tests.browser.test_lab_walkthroughs import (MAPS, SHOTS, _check_maps, _open, _problems, _run_all)
+from tests.browser.test_reopened_maps import other_loopback, record_requests, stored_maps_draw
 from tests.labrun import LabProcess
 
 NAME = "04a_local_search"
@@ -52,8 +54,7 @@ def test_a_walkthrough_of_the_installed_lab_shows_its_maps_on_opening_and_runs(b
     lab = installed_lab
     assert (lab.folder / f"{NAME}.ipynb").is_file(), lab.output()[-2000:]
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        ("http://127.0.0.1", "data:", "blob:", "about:")) else route.abort())
+    requests = record_requests(context)
     page = context.new_page()
     page.set_default_timeout(60000)
     SHOTS.mkdir(exist_ok=True)
@@ -70,13 +71,17 @@ def test_a_walkthrough_of_the_installed_lab_shows_its_maps_on_opening_and_runs(b
         page.screenshot(path=str(SHOTS / f"installed_{NAME}_opened.png"))
         assert not page.evaluate(UNTRUSTED), "a stored map asks for the notebook to be trusted"
         assert len(stored) == MAPS["04a"] and all(m["leaflet"] and m["layers"] > 0 for m in stored), stored
+        # the stored maps' base map comes from this lab's own /toolkit/tiles/ (no sandbox runs yet): >= 4 tiles each,
+        # and no request went to another loopback port (a port of the run that saved the notebook)
+        stored_maps_draw(page, lab.url + "/", f"installed_{NAME}", MAPS["04a"])
+        assert other_loopback(requests, lab.port) == [], other_loopback(requests, lab.port)[:5]
         state = _run_all(page, NAME, 300)
         page.screenshot(path=str(SHOTS / f"installed_{NAME}.png"))
         assert not _problems(state), _problems(state)
         maps = _check_maps(page, lab, f"installed_{NAME}")
         assert len(maps) == MAPS["04a"]
         print(f"installed lab: {NAME} opened with {len(stored)} stored maps drawn, ran in "
-              f"{time.monotonic() - started:.0f} s, {len(maps)} maps on the sandbox's tiles")
+              f"{time.monotonic() - started:.0f} s, {len(maps)} maps on the lab's /toolkit/tiles/")
         page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
         # the control: a copy the lab did not trust (not as toolkit ships it) shows folium's request instead
         copy = lab.folder / f"{NAME}_my_copy.ipynb"

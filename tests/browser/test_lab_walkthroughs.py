@@ -7,8 +7,9 @@ then, once the kernel is idle:
   tagged ``raises-exception``, which shows an error on purpose and does not stop Run All); no
   ``Glyph … missing`` warning; the exercise answers (cells tagged ``solution``) ran and stay folded;
 * 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
-* every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, tiles loaded from the sandbox
-  (``/sandbox/tiles/``) and layers drawn; each spatial walkthrough draws exactly the maps it shows (``MAPS``).
+* every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, at least 4 tiles loaded from the
+  lab's own ``/toolkit/tiles/`` (toolkit's Jupyter server extension; never the sandbox's port) and layers drawn;
+  each spatial walkthrough draws exactly the maps it shows (``MAPS``).
 
 Screenshots go to tests/browser/screenshots/ (gitignored). Bounded in time: the lab starts once per module and
 each notebook has its own deadline.
@@ -45,7 +46,10 @@ def lab(tmp_path_factory):
     user_settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
     user_settings.mkdir(parents=True)
     (user_settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    process = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(work / "user-settings")},
+    # the checkout is an editable install: its Jupyter gets toolkit's server extension from jupyter-config/ (a
+    # wheel install has it in etc/jupyter)
+    process = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(work / "user-settings"),
+                                                     "JUPYTER_CONFIG_PATH": str(REPO / "jupyter-config")},
                          lab_args=["--LabApp.expose_app_in_browser=True"])
     process.start()
     yield process
@@ -169,10 +173,10 @@ def _check_maps(page, lab, name: str) -> list[dict]:
         info = frame.evaluate(MAP_CHECK)
         frame_el.screenshot(path=str(SHOTS / f"{name}_map{len(results)}.png"))
         assert info["leaflet"], f"{name} map {len(results)}: window.L undefined"
-        sandbox_tiles = [t for t in info["tiles"] if urlsplit(t["src"]).hostname in LOOPBACK
-                         and "/sandbox/tiles/" in t["src"]]
-        assert sandbox_tiles and all(t["loaded"] for t in sandbox_tiles), \
-            f"{name} map {len(results)}: no sandbox tiles loaded: {info['tiles'][:3]}"
+        ours = [t for t in info["tiles"] if t["src"].startswith(f"{lab.url}/toolkit/tiles/")]
+        assert len(ours) >= 4 and all(t["loaded"] for t in ours), \
+            f"{name} map {len(results)}: not 4 tiles from the lab's /toolkit/tiles/: {info['tiles'][:3]}"
+        assert not [t for t in info["tiles"] if "/sandbox/tiles/" in t["src"]], f"{name}: a tile from a sandbox"
         assert info["layers"] > 0, f"{name} map {len(results)}: no layer drawn"
         results.append(info)
     return results

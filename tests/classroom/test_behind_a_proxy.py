@@ -190,12 +190,17 @@ def test_a_students_browser_logs_in_through_the_hub_and_the_kernel_finishes(prox
     assert proxied.classroom.world("sol").sandbox.base_url == proxied.base_url
 
 
-def test_maps_take_their_tiles_from_the_browsers_address(proxied, monkeypatch):
+def test_maps_hold_no_class_sandbox_address_and_the_kernel_knows_the_live_one(proxied, monkeypatch):
+    """A student's map asks the Jupyter page it is shown in for tiles (the student's own server forwards them),
+    so neither the class sandbox's address nor the hub's path to it is in the HTML; the kernel keeps the live
+    source for m.save()."""
     monkeypatch.setenv("TOOLKIT_CLASSROOM_BROWSER_URL", PREFIX)
     tk = toolkit.connect(classroom=proxied.base_url, student="tae", token=token("tae"))
     route = tk.navi.directions((129.1586, 35.1631), (129.0592, 35.1579))
-    html = route.map().get_root().render()
-    assert f"{PREFIX}/sandbox/tiles/{{z}}/{{x}}/{{y}}.png" in html and proxied.base_url + "/sandbox/tiles" not in html
+    m = route.map()
+    html = m.get_root().render()
+    assert "/sandbox/tiles" not in html and proxied.base_url not in html and "L.tileLayer.toolkit(" in html
+    assert m.toolkit_tiles == proxied.base_url + "/sandbox/tiles/{z}/{x}/{y}.png"
     monkeypatch.delenv("TOOLKIT_CLASSROOM_BROWSER_URL")
     plain = toolkit.connect(classroom=proxied.base_url, student="tae", token=token("tae"))
     assert plain.sandbox.browser_base == proxied.base_url

@@ -10,9 +10,15 @@ from types import SimpleNamespace
 
 from traitlets.config.loader import PyFileConfigLoader
 
+import toolkit
 from toolkit.classroom import read_secret, student_token
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "jupyterhub_config.py"
+CHECKOUT_CONFIG = Path(__file__).resolve().parents[2] / "jupyter-config"
+EXTENSION = ({"JUPYTER_CONFIG_PATH": str(CHECKOUT_CONFIG)}
+             if Path(toolkit.__file__).resolve().parents[1] == CHECKOUT_CONFIG.parent else {})
+"""What the servers get for toolkit's Jupyter extension: the checkout's config where toolkit is imported from this
+checkout (an editable install: the test venv), nothing where a regular install enables it itself."""
 
 
 def fake_toolkit(folder: Path) -> str:
@@ -57,7 +63,8 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
                    "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "student1"),
                    "TOOLKIT_CLASSROOM_BROWSER_URL": "/services/toolkit-classroom",   # the browser: via the hub
                    "ARROW_DEFAULT_MEMORY_POOL": "system", "MALLOC_MMAP_THRESHOLD_": "131072",
-                   "MALLOC_TRIM_THRESHOLD_": "131072"}                               # a kernel's memory
+                   "MALLOC_TRIM_THRESHOLD_": "131072",                               # a kernel's memory
+                   **EXTENSION}
     assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == student_token(secret, "student2") != env[
         "TOOLKIT_CLASSROOM_TOKEN"]
 

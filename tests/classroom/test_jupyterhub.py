@@ -216,8 +216,12 @@ def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
         done = kernel.execute(BROWSER_CELL)
         assert done["error"] is None, f"{user}: {done['error']}"
         got.update(json.loads(done["stdout"].strip().splitlines()[-1]))
-        tile = urllib.request.urlopen(base + got["tiles"].format(z=12, x=3494, y=1620), timeout=30)
-        got["tile"] = (tile.status, tile.headers["content-type"], tile.read(8))
+        # a tile through the hub's proxy from the student's own server (its toolkit extension forwards it to the
+        # class sandbox with the student's header)
+        ask = urllib.request.Request(f"{base}/user/{user}/toolkit/tiles/12/3494/1620.png",
+                                     headers={"Authorization": f"token {made['token']}"})
+        with urllib.request.urlopen(ask, timeout=30) as tile:
+            got["tile"] = (tile.status, tile.headers["content-type"], tile.read(8))
         got["pasted"] = browser_login(base, got["link"])
         done = kernel.execute(COMPLETE_CELL.format(pasted=got["pasted"]))
         assert done["error"] is None, f"{user}: {done['error']}"
@@ -326,34 +330,52 @@ def _kill_leftovers(proc: subprocess.Popen, tmp_path: Path) -> None:
     psutil.wait_procs(mine, timeout=10)
 
 
-def map_drawn_in_a_browser_on_the_hub(base: str, map_html: str) -> None:
-    """chromium shows the map a student's kernel rendered (its ``_repr_html_``, the iframe JupyterLab shows) in a
-    page of the hub's origin, as the lab page is: the tiles load through the hub's proxy and draw."""
+def map_drawn_in_a_browser_on_the_hub(base: str, user: str, map_html: str) -> None:
+    """chromium logs ``user`` in to the hub (its dummy authenticator), opens the user's JupyterLab page through
+    the hub's proxy and shows in it the map the user's kernel rendered (its ``_repr_html_``, the ``srcdoc``
+    iframe JupyterLab shows): the map finds the page's base URL (``/user/NAME/``) and its tiles come from the
+    student's own server through the proxy, never from the class sandbox."""
     from tests.browser.conftest import ARGS, CHROMIUM
 
     if not os.path.exists(CHROMIUM):
         pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
     sync_api = pytest.importorskip("playwright.sync_api")
-    tiles = []
+    tiles, requests = [], []
     with sync_api.sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
         try:
-            page = browser.new_page(viewport={"width": 1000, "height": 640})
-            page.on("response", lambda r: tiles.append((r.url, r.status)) if "/sandbox/tiles/" in r.url else None)
-            page.goto(base + "/services/toolkit-classroom/classroom/health")     # a page of the hub's origin
-            page.set_content(f"<!doctype html><html><body style='margin:0'>{map_html}</body></html>")
-            frame = page.frame_locator("iframe").first
-            frame.locator("img.leaflet-tile-loaded").nth(3).wait_for(timeout=30000)
-            drawn = page.frames[1].evaluate("[...document.querySelectorAll('img.leaflet-tile-loaded')]"
-                                            ".filter(i => i.naturalWidth === 256).length")
+            page = browser.new_page(viewport={"width": 1200, "height": 800})
+            page.set_default_timeout(60000)
+            page.on("request", lambda r: requests.append(r.url))
+            page.on("response", lambda r: tiles.append((r.url, r.status)) if "/tiles/" in r.url else None)
+            page.goto(base + "/hub/login")
+            page.fill("input[name=username]", user)
+            page.fill("input[name=password]", "any")
+            page.click("input[type=submit], button[type=submit]")
+            page.wait_for_url("**/user/**", timeout=90000)
+            page.goto(f"{base}/user/{user}/lab", wait_until="domcontentloaded")
+            page.wait_for_selector("#jupyter-config-data", state="attached")
+            page.evaluate("""html => { const d = document.createElement('div');
+                d.id = 'toolkit-test-map';
+                d.style.cssText = 'position:fixed;left:0;top:0;width:1000px;height:640px;z-index:100000;background:#fff';
+                d.innerHTML = html; document.body.appendChild(d); }""", map_html)
+            frame = page.frame_locator("#toolkit-test-map iframe").first
+            frame.locator("img.leaflet-tile-loaded").nth(3).wait_for(timeout=60000)
+            inner = next(f for f in page.frames if f.url == "about:srcdoc")
+            inner.wait_for_function("[...document.querySelectorAll('img.leaflet-tile')]"
+                                    ".every(i => i.classList.contains('leaflet-tile-loaded'))")
+            drawn = inner.evaluate("[...document.querySelectorAll('img.leaflet-tile-loaded')]"
+                                   ".filter(i => i.naturalWidth === 256).length")
+            note = inner.evaluate("document.querySelectorAll('.toolkit-tiles-note').length")
             shots = ROOT / "tests" / "browser" / "screenshots"
             shots.mkdir(parents=True, exist_ok=True)
             page.screenshot(path=str(shots / "hub_student_map.png"))
         finally:
             browser.close()
-    assert drawn >= 4, f"only {drawn} tiles drew"
-    assert tiles and all(url.startswith(base + "/services/toolkit-classroom/sandbox/tiles/") and status == 200
+    assert drawn >= 4 and note == 0, f"only {drawn} tiles drew (note shown: {note})"
+    assert tiles and all(url.startswith(f"{base}/user/{user}/toolkit/tiles/") and status == 200
                          for url, status in tiles), tiles[:5]
+    assert not [u for u in requests if "/sandbox/tiles/" in u], "a tile was asked of the class sandbox"
 
 
 def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
@@ -369,13 +391,14 @@ def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
         assert got["api"].startswith(hub["classroom"]), "the kernel is not bound to the class sandbox"
         assert not got["embedded"], "the kernel started an embedded sandbox"
         assert got["notes"] == [f"a note from {user}"], f"{user} sees {got['notes']}"
-        assert got["tiles"] == "/services/toolkit-classroom/sandbox/tiles/{z}/{x}/{y}.png"
+        assert got["tiles"] == hub["classroom"] + "/sandbox/tiles/{z}/{x}/{y}.png"     # the kernel's live source
+        assert "/sandbox/" not in got["map_html"] and hub["classroom"] not in got["map_html"]
         assert got["tile"] == (200, "image/png", b"\x89PNG\r\n\x1a\n")
         assert got["link"].startswith("/services/toolkit-classroom/auth/oauth/authorize?")
         assert "toolkit_ticket=" in got["link"] and "toolkit_classroom=" not in got["link"]
         assert got["pasted"].startswith(hub["base"] + "/services/toolkit-classroom/sandbox/callback?code=")
         assert "logged in" in got["completed"]["status"].lower() and got["completed"]["me"]
-    map_drawn_in_a_browser_on_the_hub(hub["base"], seen[USERS[0]]["map_html"])
+    map_drawn_in_a_browser_on_the_hub(hub["base"], USERS[0], seen[USERS[0]]["map_html"])
     secret = read_secret(hub["secret_file"])
     worlds = Teacher(hub["classroom"], secret).worlds()
     assert sorted(worlds["student"]) == sorted(USERS) and (worlds["calls"] > 0).all()

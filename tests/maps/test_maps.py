@@ -105,13 +105,18 @@ def test_rendering_twice_gives_the_same_html(cafes):
     assert html_of(m) == html_of(m)
 
 
-def test_sandbox_bound_maps_use_the_sandbox_tiles(cafes, route):
+def test_sandbox_bound_maps_use_the_sandbox_tiles_without_its_address(cafes, route):
+    """The kernel side knows the live source; the HTML holds no sandbox URL and no loopback port: the browser
+    resolves the tiles from the Jupyter page (toolkit/tiles/...)."""
     tk, df = cafes
     url = f"{tk.sandbox.base_url}/sandbox/tiles/{{z}}/{{x}}/{{y}}.png"
     mapassets.note_binding(tk)
     for name, m in all_maps(tk, df, route).items():
         html = html_of(m)
-        assert url in html, name
+        assert m.toolkit_tiles == url, name
+        assert "L.tileLayer.toolkit(" in html and "jupyter-config-data" in html, name
+        assert "/sandbox/" not in html and not re.search(r"127\.0\.0\.1:\d+", html), name
+        assert tk.sandbox.base_url not in html, name
         assert "openstreetmap" not in html.lower(), name
 
 
@@ -122,11 +127,12 @@ def test_against_the_service_the_default_is_openstreetmap_and_tiles_always_choos
         assert mapassets.default_tiles() == "OpenStreetMap"
         assert "tile.openstreetmap.org" in html_of(places_map(df))
         # a Directions knows the client that asked: still the sandbox's tiles
-        assert "/sandbox/tiles/" in html_of(route.map())
+        assert "L.tileLayer.toolkit(" in html_of(route.map())
         assert "tile.openstreetmap.org" in html_of(route_map(route.raw))          # a raw body does not
         # tiles= always chooses
-        assert "/sandbox/tiles/" in html_of(places_map(df, tiles=mapassets.tiles_for(tk)))
-        assert "tile.openstreetmap.org" in html_of(route.map(tiles="OpenStreetMap"))
+        assert "L.tileLayer.toolkit(" in html_of(places_map(df, tiles=mapassets.tiles_for(tk)))
+        osm = html_of(route.map(tiles="OpenStreetMap"))
+        assert "tile.openstreetmap.org" in osm and "L.tileLayer.toolkit(" not in osm
     finally:
         service.close()
         mapassets.note_binding(tk)
@@ -196,3 +202,59 @@ def test_a_bold_hangul_title_gets_a_bold_face_and_the_family_comes_first():
     # no bold text, no bold face; no Hangul, no style at all
     assert mapassets.hangul_font_css("<div>정체</div>").count("@font-face") == 1
     assert mapassets.hangul_font_css("<b>plain</b>") == ""
+
+
+def _embedded(html: str) -> dict:
+    """The ``{"z/x/y": data URL}`` a saved map's tile layer carries."""
+    import json
+
+    found = re.search(r"L\.tileLayer\.toolkit\(\{.*?\}, (\{.*?\})\);", html, re.S)
+    return json.loads(found.group(1)) if found else {}
+
+
+def test_save_embeds_the_first_view_s_tiles_from_the_live_sandbox(cafes, route, tmp_path):
+    import base64
+    import io
+
+    import httpx
+    import numpy as np
+    from PIL import Image
+
+    tk, _ = cafes
+    m = route.map(height=560)
+    view = mapassets.first_view(m)
+    assert view["size"] == (mapassets.VIEW_WIDTH, 560) and 4 <= len(view["tiles"]) <= 30
+    m.save(str(tmp_path / "route.html"))
+    html = (tmp_path / "route.html").read_text("utf-8")
+    tiles = _embedded(html)
+    assert sorted(tiles) == sorted(f"{z}/{x}/{y}" for z, x, y in view["tiles"])
+    z, x, y = view["tiles"][0]
+    live = Image.open(io.BytesIO(httpx.get(f"{tk.sandbox.base_url}/sandbox/tiles/{z}/{x}/{y}.png").content))
+    kept = Image.open(io.BytesIO(base64.b64decode(tiles[f"{z}/{x}/{y}"].split(",", 1)[1])))
+    assert kept.size == live.size == (256, 256)
+    a, b = np.asarray(live.convert("RGB"), dtype=int), np.asarray(kept.convert("RGB"), dtype=int)
+    assert np.abs(a - b).mean() < 3 and (np.abs(a - b).max(axis=2) > 40).mean() < 0.01     # the same map to the eye
+    assert tk.sandbox.base_url not in html and "/sandbox/" not in html
+    # the map itself is unchanged by saving: its notebook HTML carries no tile
+    assert _embedded(html_of(m)) == {} and html_of(m) == html_of(route.map(height=560))
+
+
+def test_save_draws_the_tiles_itself_where_the_sandbox_is_gone(tmp_path):
+    """A map whose sandbox ended (a dead port) still saves its first view: drawn from the package's city."""
+    import pandas as pd
+
+    dead = "http://127.0.0.1:9/sandbox/tiles/{z}/{x}/{y}.png"
+    m = places_map(pd.DataFrame({"x": [129.059, 129.06], "y": [35.157, 35.158]}), tiles=dead, height=400)
+    m.save(str(tmp_path / "m.html"))
+    tiles = _embedded((tmp_path / "m.html").read_text("utf-8"))
+    assert len(tiles) == len(mapassets.first_view(m)["tiles"]) >= 4
+    assert all(v.startswith("data:image/png;base64,iVBORw0KGgo") for v in tiles.values())
+
+
+def test_save_of_an_openstreetmap_map_embeds_nothing(cafes, tmp_path):
+    _, df = cafes
+    m = places_map(df, tiles="OpenStreetMap")
+    m.save(str(tmp_path / "osm.html"))
+    html = (tmp_path / "osm.html").read_text("utf-8")
+    assert "tile.openstreetmap.org" in html and "data:image/png;base64,iVBORw0KGgo" not in html.replace(
+        mapassets.BLANK_TILE, "")

@@ -1,0 +1,125 @@
+"""Stored maps draw their base map for whoever opens them next: the wheel installed into a fresh venv
+(tests/installed.py), the walkthroughs copied out (``toolkit walkthroughs DIR``), opened in PLAIN ``jupyter lab`` of
+that venv (toolkit's server extension enabled by the wheel's ``etc/jupyter`` file, nothing else configured), no
+sandbox running. Every stored map of 04a and 05 draws at least 4 tiles, all from the lab's own
+``/toolkit/tiles/``, and no request goes to a loopback port other than the lab's (every request is recorded).
+
+The stored maps are those of the walkthroughs the wheel is built from: they need the notebooks executed with
+toolkit's map code of this checkout (maps stored before it ask a dead sandbox port and this test fails, as it
+should). Screenshots go to tests/browser/screenshots/ (gitignored)."""
+from __future__ import annotations
+
+import json
+from types import SimpleNamespace
+from urllib.parse import urlsplit
+
+import pytest
+
+from tests.browser.test_lab_walkthroughs import MAPS, SHOTS, _open
+from tests.labrun import JupyterProcess
+
+LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
+NOTEBOOKS = ("04a_local_search", "05_directions")
+
+STORED_MAPS = """() => [...document.querySelectorAll('.jp-OutputArea-output iframe')]
+  .filter(f => (f.getAttribute('srcdoc') || '').toLowerCase().includes('leaflet'))
+  .map(f => { const d = f.contentDocument;
+    const tiles = d ? [...d.querySelectorAll('img.leaflet-tile')] : [];
+    return {tiles: tiles.map(t => ({src: t.src, loaded: t.classList.contains('leaflet-tile-loaded')
+                                                          && t.naturalWidth === 256})),
+            note: d ? d.querySelectorAll('.toolkit-tiles-note').length : -1}; })"""
+
+
+def stored_maps_draw(page, lab_url: str, name: str, expected: int) -> list[dict]:
+    """Wait (bounded) until the ``expected`` stored maps of the open notebook each show >= 4 tiles from the lab's
+    ``toolkit/tiles/`` route, all loaded; screenshots each map; returns what each map showed."""
+    route = lab_url + "toolkit/tiles/"
+    maps = []
+    for _ in range(90):
+        frames = page.locator(".jp-OutputArea-output iframe")
+        for k in range(frames.count()):
+            frames.nth(k).scroll_into_view_if_needed()
+        maps = page.evaluate(STORED_MAPS)
+        if len(maps) == expected and all(sum(t["loaded"] and t["src"].startswith(route) for t in m["tiles"]) >= 4
+                                         for m in maps):
+            break
+        page.wait_for_timeout(1000)
+    frames = [f for f in page.locator(".jp-OutputArea-output iframe").all()
+              if "leaflet" in (f.get_attribute("srcdoc") or "").lower()]
+    for k, frame in enumerate(frames):
+        frame.scroll_into_view_if_needed()
+        frame.screenshot(path=str(SHOTS / f"reopened_{name}_map{k}.png"))
+    assert len(maps) == expected, f"{name}: {len(maps)} stored maps, {expected} expected"
+    for k, m in enumerate(maps):
+        ours = [t for t in m["tiles"] if t["src"].startswith(route)]
+        assert len([t for t in ours if t["loaded"]]) >= 4, f"{name} map {k}: tiles {m['tiles'][:4]}"
+        assert m["note"] == 0, f"{name} map {k}: the 'needs the extension' note shows"
+    return maps
+
+
+def record_requests(context) -> list[str]:
+    """Every request the context makes (pages, iframes, workers); beyond loopback each is aborted."""
+    seen: list[str] = []
+    context.on("request", lambda r: seen.append(r.url))
+    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
+        ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")) else route.abort())
+    return seen
+
+
+def other_loopback(requests: list[str], port: int) -> list[str]:
+    """The requests to a loopback host on a port other than ``port``."""
+    out = []
+    for url in requests:
+        parts = urlsplit(url)
+        if parts.scheme in ("http", "https", "ws", "wss") and parts.hostname in LOOPBACK and parts.port != port:
+            out.append(url)
+    return out
+
+
+@pytest.fixture(scope="module")
+def plain_lab(installed_toolkit, tmp_path_factory):
+    work = tmp_path_factory.mktemp("plain-lab")
+    folder = work / "lessons"
+    home = work / "home"
+    home.mkdir()
+    # copied (and trusted, in the home's Jupyter trust database) as a user does, in the lab's own home
+    installed_toolkit.run(installed_toolkit.toolkit, "walkthroughs", folder, HOME=str(home))
+    settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
+    settings.mkdir(parents=True)
+    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
+    env = installed_toolkit.env(HOME=str(home), JUPYTERLAB_SETTINGS_DIR=str(work / "user-settings"),
+                                JUPYTER_RUNTIME_DIR=str(work / "runtime"),
+                                JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))
+    lab = JupyterProcess([installed_toolkit.venv / "bin" / "jupyter", "lab"], work, env=env, root=folder,
+                         args=["--LabApp.expose_app_in_browser=True"])
+    lab.folder = folder
+    yield lab
+    lab.stop()
+
+
+@pytest.mark.browser
+@pytest.mark.package
+@pytest.mark.timeout(1800)                  # the wheel is built and installed first (about 5-10 minutes)
+def test_stored_maps_draw_in_plain_jupyter_lab_of_a_wheel_install_with_no_sandbox(browser, plain_lab):
+    lab = plain_lab
+    for name in NOTEBOOKS:
+        assert (lab.folder / f"{name}.ipynb").is_file()
+    assert "toolkit: map tiles drawn by this server" in lab.output()
+    context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
+    requests = record_requests(context)
+    page = context.new_page()
+    page.set_default_timeout(60000)
+    SHOTS.mkdir(exist_ok=True)
+    opener = SimpleNamespace(url=lab.url.rstrip("/"), token=lab.token)      # as _open builds its URL
+    try:
+        for name in NOTEBOOKS:
+            _open(page, opener, name)
+            maps = stored_maps_draw(page, lab.url, name, MAPS[name.split("_")[0]])
+            page.screenshot(path=str(SHOTS / f"reopened_{name}.png"))
+            print(f"plain jupyter lab: {name}: {len(maps)} stored maps, "
+                  f"{[sum(t['loaded'] for t in m['tiles']) for m in maps]} tiles each")
+            page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
+    finally:
+        context.close()
+    assert any("/toolkit/tiles/" in u for u in requests)
+    assert other_loopback(requests, lab.port) == [], other_loopback(requests, lab.port)[:5]
