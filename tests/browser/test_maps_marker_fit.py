@@ -33,7 +33,7 @@ def saved(sandbox_server, tmp_path_factory):
 
 
 def test_a_folium_marker_with_the_default_icon_draws_its_image(page, saved, sandbox_server):
-    aborted = open_offline(page, saved["marker"], sandbox_server.base_url)
+    aborted = open_offline(page, saved["marker"])
     assert aborted == []
     icon = page.locator("img.leaflet-marker-icon")
     assert icon.count() == 1
@@ -70,7 +70,7 @@ def test_a_map_opened_in_a_hidden_container_fits_once_it_is_shown(page, saved, s
 
 
 def test_the_route_map_shows_the_whole_route(page, saved, sandbox_server):
-    open_offline(page, saved["route"], sandbox_server.base_url)
+    open_offline(page, saved["route"])
     route = saved["route_body"]["routes"][0]
     points = [(y, x) for s in route["sections"] for r in s["roads"]
               for x, y in zip(r["vertexes"][0::2], r["vertexes"][1::2])]

@@ -205,10 +205,11 @@ def test_a_bold_hangul_title_gets_a_bold_face_and_the_family_comes_first():
 
 
 def _embedded(html: str) -> dict:
-    """The ``{"z/x/y": data URL}`` a saved map's tile layer carries."""
+    """The ``{"z/x/y": data URL}`` a saved map's tile layer carries (its second argument, when there is one; the
+    data URLs hold no brace)."""
     import json
 
-    found = re.search(r"L\.tileLayer\.toolkit\(\{.*?\}, (\{.*?\})\);", html, re.S)
+    found = re.search(r"L\.tileLayer\.toolkit\(.*?\}, (\{\"\d+/\d+/\d+\": [^}]*\})\);", html, re.S)
     return json.loads(found.group(1)) if found else {}
 
 

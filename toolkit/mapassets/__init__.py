@@ -361,7 +361,8 @@ def _map_class():
             figure.script._children = type(figure.script._children)()
             tiles_js = TILES_JS if any(isinstance(e, _tile_layer_class()) for e in elements) else ""
             figure.header.add_child(Element(inline_assets(needed) + tiles_js), name="toolkit_assets")
-            figure.header.add_child(Element(default_marker_script()), name="toolkit_marker_icons")
+            if any(_uses_default_icon(e) for e in elements):      # only then: the three images are ~6 KB
+                figure.header.add_child(Element(default_marker_script()), name="toolkit_marker_icons")
             rules = sorted({e._toolkit_css for e in elements if hasattr(e, "_toolkit_css")})
             if rules:
                 figure.header.add_child(Element(f"<style>{DOT_CSS}{''.join(rules)}</style>"), name="toolkit_dots")
@@ -404,6 +405,22 @@ MARKER_IMAGES = ("marker-icon.png", "marker-icon-2x.png", "marker-shadow.png")
 
 
 @lru_cache(maxsize=None)
+def _uses_default_icon(element) -> bool:
+    """Whether ``element`` draws Leaflet's default marker icon: a ``folium.Marker`` given no ``icon=``, or GeoJSON
+    with points and no ``marker=`` (its points are then default markers)."""
+    import folium
+    from folium.vector_layers import Circle, CircleMarker
+
+    if isinstance(element, folium.Marker) and not isinstance(element, (Circle, CircleMarker)):   # vectors subclass it
+        return not any(isinstance(c, (folium.Icon, folium.DivIcon, folium.CustomIcon))
+                       for c in element._children.values())
+    if isinstance(element, folium.GeoJson) and getattr(element, "marker", None) is None:
+        data = getattr(element, "data", None)
+        feats = data.get("features", []) if isinstance(data, dict) else []
+        return any(((f or {}).get("geometry") or {}).get("type") in ("Point", "MultiPoint") for f in feats)
+    return False
+
+
 def default_marker_script() -> str:
     """A ``<script>`` that gives Leaflet's default marker icon (``L.Icon.Default``, what ``folium.Marker`` draws
     without an ``icon=``) its three images (Leaflet 1.9.4's ``dist/images``, this folder) as data URIs. Leaflet
@@ -545,11 +562,14 @@ def first_view(m, width: int | None = None, height: int | None = None) -> dict:
     zoom = float(opts.get("zoom", getattr(m, "zoom_start", 10)) or 10)
     zoom = max(lo, min(hi, zoom))
     lat, lon = (float(v) for v in m.location)
-    fits = [e for e in m._children.values() if isinstance(e, FitBounds)]
+    # folium's FitBounds, or toolkit.maps.fit's element (which fits again once the map has its size)
+    fits = [e for e in m._children.values()
+            if isinstance(e, FitBounds) or (getattr(e, "_name", "") == "FitData" and hasattr(e, "bounds"))]
     if fits:
         fb = fits[-1]
         (s_, w_), (n_, e_) = ((float(a), float(b)) for a, b in fb.bounds)
-        fo = fb.options or {}
+        fo = (fb.options or {}) if isinstance(fb, FitBounds) else {"padding": (fb.padding, fb.padding),
+                                                                     "maxZoom": fb.max_zoom}
         pad = fo.get("padding") or (0, 0)
         tl = fo.get("paddingTopLeft") or fo.get("padding_top_left") or pad
         br = fo.get("paddingBottomRight") or fo.get("padding_bottom_right") or pad
