@@ -512,7 +512,7 @@ def _live_00_2(tk, rule):
 
 def _live_00_3(tk, rule):
     week = tk.status.weekly(days=7)
-    rows = week.availability
+    rows = week.days                    # the day counts (a day's worst status); .availability is time
     products = int(rows.loc[rows["apiId"].isna(), "RED"].sum())
     every_row = int(rows["RED"].sum())
     rule["v"] = products
