@@ -14,6 +14,8 @@ import { PageConfig, URLExt } from '@jupyterlab/coreutils';
 
 import staticWidgets from './static-widgets';
 
+export { brokenView, showStaticViews, staticHtml } from './static-widgets';
+
 export const FAMILY = 'toolkit-hangul';
 
 /** Hangul Jamo, Compatibility Jamo, Jamo Extended-A, Syllables, Jamo Extended-B, halfwidth Hangul. */
