@@ -83,13 +83,21 @@ def saved(tmp_path_factory):
     del stateless["metadata"]["widgets"]
     versions = {"as_saved": as_saved, "stateless": stateless,
                 "copied": walkthroughs.edition(as_saved, "learner", no_kernel)}
+    # the same two for a lab with a kernel (a later session): the notebook names the kernel that ran it
+    live = work / "live"
+    live.mkdir()
+    with_kernel = {}
+    for name in ("as_saved", "stateless"):
+        with_kernel[name] = json.loads(json.dumps(versions[name]))
+        with_kernel[name]["metadata"]["kernelspec"] = nb.metadata.kernelspec
     (work / "jupyter-data").mkdir()
     notary = NotebookNotary(data_dir=str(work / "jupyter-data"))
     try:
-        for name, content in versions.items():
-            signed = nbformat.from_dict(content)
-            notary.sign(signed)
-            nbformat.write(signed, root / f"{name}.ipynb")
+        for folder, contents in ((root, versions), (live, with_kernel)):
+            for name, content in contents.items():
+                signed = nbformat.from_dict(content)
+                notary.sign(signed)
+                nbformat.write(signed, folder / f"{name}.ipynb")
     finally:
         notary.close()
     return work, root
@@ -104,6 +112,17 @@ def lab(saved):
     args, env = lab_extensions(work)
     # a lab whose kernel cannot start: no kernelspec is allowed (JupyterLab then shows "No Kernel")
     with PlainLab(root, work, env=env, args=["--KernelSpecManager.allowed_kernelspecs=none-here", *args]) as lab:
+        yield lab
+
+
+@pytest.fixture(scope="module")
+def live_lab(saved):
+    """A lab whose ``python3`` kernel runs this toolkit, on the notebooks that name it."""
+    from toolkit.cli import lab_extensions
+
+    work, root = saved
+    args, env = lab_extensions(work / "live-lab")
+    with PlainLab(root.parent / "live", work, env=env, args=args) as lab:
         yield lab
 
 
@@ -154,3 +173,53 @@ def test_saved_widgets_show_their_static_view_without_a_kernel(browser, lab):
     # the copy has no widget view left: nothing to replace
     assert found["copied"]["static_views"] == 0 and found["copied"]["replaced"] == [], found["copied"]
     print({name: {k: v for k, v in seen.items() if k != "text"} for name, seen in found.items()})
+
+
+KERNEL = """() => { const s = window.jupyterapp.shell.currentWidget.sessionContext;
+  return s.session && s.session.kernel ? [s.session.kernel.name, s.session.kernel.status] : null; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(900)
+def test_saved_widgets_in_a_later_session_show_the_static_view_until_run_then_the_live_widget(browser, live_lab):
+    """A later session (a new kernel): the saved widget views cannot draw (no model, or the saved state's
+    disconnected controls), so the static view shows; running the cell draws the live widget, and the static view
+    goes."""
+    lab, found = live_lab, {}
+    for name in ("as_saved", "stateless"):
+        context = browser.new_context(viewport={"width": 1300, "height": 1000}, service_workers="block")
+        page = context.new_page()
+        page.set_default_timeout(60000)
+        try:
+            page.goto(f"{lab.url}/lab/workspaces/l{name}/tree/{name}.ipynb?reset&token={lab.token}")
+            page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output').length >= 3",
+                                   timeout=90000)
+            page.wait_for_function(f"() => {{ const k = ({KERNEL})(); return k && k[1] === 'idle'; }}",
+                                   timeout=120000)
+            time.sleep(4)                         # the widget manager gives up on the saved views
+            before = page.evaluate(SEEN)
+            before["kernel"] = page.evaluate(KERNEL)
+            page.screenshot(path=str(SHOTS / f"saved_widgets_later_{name}.png"))
+            page.locator(".jp-Cell").first.click()
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+            page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output .widget-button')]"
+                                   ".some(e => e.getClientRects().length > 0)", timeout=180000)
+            time.sleep(2)
+            after = page.evaluate(SEEN)
+            page.screenshot(path=str(SHOTS / f"saved_widgets_run_{name}.png"))
+            found[name] = (before, after)
+        finally:
+            context.close()
+    for name, (before, after) in found.items():
+        assert before["kernel"] and before["kernel"][0] == "python3", (name, before["kernel"])
+        assert "run this cell to log in" in before["text"], (name, before["text"][:600])
+        assert not any(m in before["text"] for m in BROKEN), (name, before["text"][:600])
+        assert before["disconnected"] == 0 and before["controls"] == 0, (name, before)
+        assert before["static_views"] == 2 and len(before["replaced"]) == 2, (name, before)
+        # run: the live widget, no static view
+        assert after["controls"] > 0 and after["static_views"] == 0 and after["replaced"] == [], (name, after)
+        assert "run this cell to log in" not in after["text"] and "Start login" in after["text"], (name, after)
+    # without the saved state, ipywidgets says the model is missing; with it, the saved controls are disconnected
+    assert all(t.startswith("Error displaying widget") for t in found["stateless"][0]["replaced"]), found
+    assert "Start login" in found["as_saved"][0]["replaced"][0], found
+    print({name: [{k: v for k, v in seen.items() if k != "text"} for seen in pair] for name, pair in found.items()})
