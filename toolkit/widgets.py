@@ -23,7 +23,10 @@ controls: a stored widget view needs its kernel (JupyterLab then draws "Error di
 or, from the notebook's saved widget state, controls marked disconnected), so each widget's display also carries
 ``text/html`` and ``text/plain`` views ("run this cell to log in"; the consent items as text, as they were when
 displayed), which a copied walkthrough keeps in place of the widget view (:func:`toolkit.walkthroughs.edition`)
-and which nbconvert and viewers without widgets show.
+and which nbconvert and viewers without widgets show. In JupyterLab, which always picks the widget view, toolkit's
+lab extension (``toolkit-jupyter``, in the wheel) shows that static view in place of a widget view that draws no
+live widget (no kernel, a model not found, disconnected controls), so one's own saved notebook reads the same;
+once the cell runs again, the live widget shows.
 
 The widget never displays a token. The authorize URL (it carries the app's ``client_id``) is shown only after
 **Start login** is pressed and cleared once the login completes, so a notebook that logs in headlessly stores no

@@ -1,5 +1,6 @@
 /**
- * toolkit-jupyter: Hangul draws in JupyterLab on a machine without a Korean font.
+ * toolkit-jupyter: Hangul draws in JupyterLab on a machine without a Korean font (this plugin), and a toolkit
+ * widget saved in a notebook shows its static view when no live widget can be drawn (./static-widgets.js).
  *
  * On activation this plugin adds two @font-face rules for the family `toolkit-hangul` (the bundled NanumGothic,
  * regular and bold, cut down to Hangul), served by toolkit's Jupyter server extension under the server's own
@@ -10,6 +11,10 @@
  */
 import { IThemeManager } from '@jupyterlab/apputils';
 import { PageConfig, URLExt } from '@jupyterlab/coreutils';
+
+import staticWidgets from './static-widgets';
+
+export { brokenView, showStaticViews, staticHtml } from './static-widgets';
 
 export const FAMILY = 'toolkit-hangul';
 
@@ -116,4 +121,4 @@ const plugin = {
   }
 };
 
-export default plugin;
+export default [plugin, staticWidgets];

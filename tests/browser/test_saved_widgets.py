@@ -2,16 +2,22 @@
 progress bar (executed by nbclient, which stores the widget views and the widgets' state), opened in a plain
 ``jupyter lab`` whose kernel cannot start, in Debian's chromium.
 
-What JupyterLab 4 + ipywidgets 8 does with a stored widget view (the control, checked here): with no kernel at
-all, "Loading widget..." for good, with or without the notebook's saved widget state; once a new kernel runs (a
-later session), the saved state's controls marked disconnected, or without that state "Error displaying widget:
-model not found". What toolkit hands over instead:
+What JupyterLab 4 + ipywidgets 8 does by itself with a stored widget view: with no kernel at all, "Loading
+widget..." for good, with or without the notebook's saved widget state; once a new kernel runs (a later session),
+the saved state's controls marked disconnected, or without that state "Error displaying widget: model not found".
+What toolkit hands over instead, in a lab that loads toolkit's lab extension (as every JupyterLab where toolkit is
+installed does; here the checkout's built extension):
 
 * the progress bar's output is the line it ended on (``geocode: 3/3 in … s``) in every case (it replaced its own
   display when it closed);
+* the notebook as the user saved it (widget views, with and without the widgets' state): the lab extension hides
+  the widget view that draws no live widget and shows the static view of the output's ``text/html`` in its place
+  ("run this cell to log in", the consent items as text); the hidden view still holds ipywidgets' placeholder,
+  which shows that the lab extension, not the lack of a widget view, made the difference;
 * the copy's edition (:func:`toolkit.walkthroughs.edition`, what ``toolkit walkthroughs`` and ``toolkit lab``
-  write) shows the widgets' static view: "run this cell to log in", the consent items as text; no control, no
-  disconnected mark, no error.
+  write) has no widget view: the static view is the output itself.
+
+In every case: no visible control, no visible disconnected mark, no "Loading widget..." or error.
 
 Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
@@ -39,13 +45,18 @@ SOURCE = [
 BROKEN = ("Error displaying widget", "Loading widget...")
 """What JupyterLab shows for a stored widget view it cannot draw."""
 SEEN = """() => {
-  const outs = [...document.querySelectorAll('.jp-OutputArea-output')];
+  const visible = e => e.getClientRects().length > 0;   // (innerText of a hidden element is its whole text)
+  const outs = [...document.querySelectorAll('.jp-OutputArea-output')].filter(visible);
+  const shown = sel => [...document.querySelectorAll(sel)].filter(visible).length;
   return {text: outs.map(o => o.innerText).join('\\n'),
-          disconnected: document.querySelectorAll('.jupyter-widgets-disconnected').length,
-          controls: document.querySelectorAll('.jp-OutputArea-output .widget-button, '
-                                              + '.jp-OutputArea-output .widget-text').length,
+          disconnected: shown('.jupyter-widgets-disconnected'),
+          controls: shown('.jp-OutputArea-output .widget-button, .jp-OutputArea-output .widget-text'),
+          static_views: shown('.toolkit-static-view'),
+          replaced: [...document.querySelectorAll('.toolkit-widget-replaced')].map(e => e.textContent),
           outputs: outs.length};
 }"""
+"""What the page shows: visible text of the outputs, visible disconnected marks and controls, the static views the
+lab extension drew and the text of the widget views it hid."""
 
 
 @pytest.fixture(scope="module")
@@ -72,13 +83,21 @@ def saved(tmp_path_factory):
     del stateless["metadata"]["widgets"]
     versions = {"as_saved": as_saved, "stateless": stateless,
                 "copied": walkthroughs.edition(as_saved, "learner", no_kernel)}
+    # the same two for a lab with a kernel (a later session): the notebook names the kernel that ran it
+    live = work / "live"
+    live.mkdir()
+    with_kernel = {}
+    for name in ("as_saved", "stateless"):
+        with_kernel[name] = json.loads(json.dumps(versions[name]))
+        with_kernel[name]["metadata"]["kernelspec"] = nb.metadata.kernelspec
     (work / "jupyter-data").mkdir()
     notary = NotebookNotary(data_dir=str(work / "jupyter-data"))
     try:
-        for name, content in versions.items():
-            signed = nbformat.from_dict(content)
-            notary.sign(signed)
-            nbformat.write(signed, root / f"{name}.ipynb")
+        for folder, contents in ((root, versions), (live, with_kernel)):
+            for name, content in contents.items():
+                signed = nbformat.from_dict(content)
+                notary.sign(signed)
+                nbformat.write(signed, folder / f"{name}.ipynb")
     finally:
         notary.close()
     return work, root
@@ -86,9 +105,24 @@ def saved(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def lab(saved):
+    from toolkit.cli import lab_extensions
+
     work, root = saved
+    # the checkout's lab extension, where a wheel install puts it in place
+    args, env = lab_extensions(work)
     # a lab whose kernel cannot start: no kernelspec is allowed (JupyterLab then shows "No Kernel")
-    with PlainLab(root, work, args=["--KernelSpecManager.allowed_kernelspecs=none-here"]) as lab:
+    with PlainLab(root, work, env=env, args=["--KernelSpecManager.allowed_kernelspecs=none-here", *args]) as lab:
+        yield lab
+
+
+@pytest.fixture(scope="module")
+def live_lab(saved):
+    """A lab whose ``python3`` kernel runs this toolkit, on the notebooks that name it."""
+    from toolkit.cli import lab_extensions
+
+    work, root = saved
+    args, env = lab_extensions(work / "live-lab")
+    with PlainLab(root.parent / "live", work, env=env, args=args) as lab:
         yield lab
 
 
@@ -126,13 +160,66 @@ def test_saved_widgets_show_their_static_view_without_a_kernel(browser, lab):
         assert seen["kernel"] is None, (name, seen["kernel"])        # no kernel ran
         assert "geocode: 3/3 in" in seen["text"], (name, seen["text"][:600])
         assert "0/3" not in seen["text"], name
-    # the control: JupyterLab's own way with a stored widget view when no kernel runs
+    for name, seen in found.items():
+        assert "run this cell to log in" in seen["text"], (name, seen["text"][:600])
+        assert "account_email E-mail: ✔ / yes" in seen["text"], (name, seen["text"][:600])
+        assert not any(m in seen["text"] for m in BROKEN), (name, seen["text"][:600])
+        assert seen["disconnected"] == 0 and seen["controls"] == 0, (name, seen)
+    # the user's own notebook: the widget views are there, drawing no live widget, hidden behind the static view
     for name in ("as_saved", "stateless"):
         seen = found[name]
-        assert "run this cell" not in seen["text"], name
-        assert seen["disconnected"] or any(m in seen["text"] for m in BROKEN), (name, seen)
-    copied = found["copied"]
-    assert "run this cell to log in" in copied["text"] and "account_email E-mail: ✔ / yes" in copied["text"], copied
-    assert copied["disconnected"] == 0 and copied["controls"] == 0 and "Error displaying widget" not in copied["text"]
-    print({name: {**{k: v for k, v in seen.items() if k != "text"},
-                  "shows": [m for m in BROKEN if m in seen["text"]]} for name, seen in found.items()})
+        assert seen["static_views"] == 2, (name, seen)
+        assert len(seen["replaced"]) == 2 and all(t.startswith(BROKEN) for t in seen["replaced"]), (name, seen)
+    # the copy has no widget view left: nothing to replace
+    assert found["copied"]["static_views"] == 0 and found["copied"]["replaced"] == [], found["copied"]
+    print({name: {k: v for k, v in seen.items() if k != "text"} for name, seen in found.items()})
+
+
+KERNEL = """() => { const s = window.jupyterapp.shell.currentWidget.sessionContext;
+  return s.session && s.session.kernel ? [s.session.kernel.name, s.session.kernel.status] : null; }"""
+
+
+@pytest.mark.browser
+@pytest.mark.timeout(900)
+def test_saved_widgets_in_a_later_session_show_the_static_view_until_run_then_the_live_widget(browser, live_lab):
+    """A later session (a new kernel): the saved widget views cannot draw (no model, or the saved state's
+    disconnected controls), so the static view shows; running the cell draws the live widget, and the static view
+    goes."""
+    lab, found = live_lab, {}
+    for name in ("as_saved", "stateless"):
+        context = browser.new_context(viewport={"width": 1300, "height": 1000}, service_workers="block")
+        page = context.new_page()
+        page.set_default_timeout(60000)
+        try:
+            page.goto(f"{lab.url}/lab/workspaces/l{name}/tree/{name}.ipynb?reset&token={lab.token}")
+            page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output').length >= 3",
+                                   timeout=90000)
+            page.wait_for_function(f"() => {{ const k = ({KERNEL})(); return k && k[1] === 'idle'; }}",
+                                   timeout=120000)
+            time.sleep(4)                         # the widget manager gives up on the saved views
+            before = page.evaluate(SEEN)
+            before["kernel"] = page.evaluate(KERNEL)
+            page.screenshot(path=str(SHOTS / f"saved_widgets_later_{name}.png"))
+            page.locator(".jp-Cell").first.click()
+            page.evaluate("() => window.jupyterapp.commands.execute('notebook:run-cell')")
+            page.wait_for_function("() => [...document.querySelectorAll('.jp-OutputArea-output .widget-button')]"
+                                   ".some(e => e.getClientRects().length > 0)", timeout=180000)
+            time.sleep(2)
+            after = page.evaluate(SEEN)
+            page.screenshot(path=str(SHOTS / f"saved_widgets_run_{name}.png"))
+            found[name] = (before, after)
+        finally:
+            context.close()
+    for name, (before, after) in found.items():
+        assert before["kernel"] and before["kernel"][0] == "python3", (name, before["kernel"])
+        assert "run this cell to log in" in before["text"], (name, before["text"][:600])
+        assert not any(m in before["text"] for m in BROKEN), (name, before["text"][:600])
+        assert before["disconnected"] == 0 and before["controls"] == 0, (name, before)
+        assert before["static_views"] == 2 and len(before["replaced"]) == 2, (name, before)
+        # run: the live widget, no static view
+        assert after["controls"] > 0 and after["static_views"] == 0 and after["replaced"] == [], (name, after)
+        assert "run this cell to log in" not in after["text"] and "Start login" in after["text"], (name, after)
+    # without the saved state, ipywidgets says the model is missing; with it, the saved controls are disconnected
+    assert all(t.startswith("Error displaying widget") for t in found["stateless"][0]["replaced"]), found
+    assert "Start login" in found["as_saved"][0]["replaced"][0], found
+    print({name: [{k: v for k, v in seen.items() if k != "text"} for seen in pair] for name, pair in found.items()})
