@@ -196,7 +196,7 @@ def _check_widgets(page, name: str) -> int:
     texts = {label["text"] for label in labels}
     assert {"Start login", "Log in as demo user", "Refresh"} <= texts, texts
     hangul = page.evaluate("""async () => { await document.fonts.ready; return [...document.fonts].some(
-        f => f.family.replace(/['"]/g, '') === 'NanumGothic' && f.status === 'loaded'); }""")
+        f => f.family.replace(/['"]/g, '') === 'toolkit-hangul' && f.status === 'loaded'); }""")   # the lab extension's
     assert hangul, f"{name}: the lab did not load the bundled Hangul font for 서연 in the widgets"
     page.locator(".jp-OutputArea-output .jupyter-widgets").first.screenshot(path=str(SHOTS / f"{name}_widgets.png"))
     return widgets.count()
