@@ -342,6 +342,11 @@ class OutsideSandboxCityWarning(ToolkitWarning):
     answers for its whole country): the (empty) answer is not a fact about that place."""
 
 
+class OutOfRadiusWarning(ToolkitWarning):
+    """A many-origin or many-destination route call (``navi.origins``, ``navi.destinations``) left out points
+    farther than ``radius`` (at most 10 km) from the centre: their rows have no route (result_code 207 or 304)."""
+
+
 def _user_stacklevel() -> int:
     """The ``stacklevel`` of a warning that points at the first caller outside this package."""
     import sys

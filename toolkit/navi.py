@@ -312,13 +312,13 @@ def _warn_outside_radius(df, to_center: bool) -> None:
         return
     import warnings
 
-    from .errors import _user_stacklevel
+    from .errors import OutOfRadiusWarning, _user_stacklevel
 
     role, other = ("origins", "the destination") if to_center else ("destinations", "the origin")
     shown = ", ".join(repr(k) for k in far[:20]) + (f" and {len(far) - 20} more" if len(far) > 20 else "")
     warnings.warn(f"navi.{role}: {len(far)} of {len(df)} {role} are farther than radius from {other} and have no "
                   f"route (result_code {code}): {shown}. The service answers only within radius (at most "
-                  f"{MAX_RADIUS:,} m); use tk.navi.directions() for those.", UserWarning,
+                  f"{MAX_RADIUS:,} m); use tk.navi.directions() for those.", OutOfRadiusWarning,
                   stacklevel=_user_stacklevel())
 
 
