@@ -392,8 +392,8 @@ def test_consent_report_of_a_world_without_consents_says_how_to_get_some(fresh_t
 
 
 def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
-    """The inline backend shows the figures a cell opened when it ends; the figure's own display then shows
-    nothing while it is open, and shows it once it was closed (in a later cell)."""
+    """A figure that is a cell's last expression shows once: its display closes it in pyplot (so the inline
+    backend does not show it again when the cell ends) and shows it; a closed figure shows itself too."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -408,8 +408,7 @@ def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
     monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
     fig = consent_figure(consent_summary(pd.DataFrame({"profile": [True]}, index=[1])))
     fig._ipython_display_()
-    assert shown == []                       # open: the backend shows it at the end of the cell
-    plt.close(fig)
+    assert shown == [fig] and not plt.fignum_exists(fig.number)    # shown, and closed for the backend
     fig._ipython_display_()
-    assert shown == [fig]                    # closed: a later cell's display shows it
+    assert shown == [fig, fig]               # closed: a later cell's display shows it again
     assert callable(fig._ipython_display_)   # and it stays so

@@ -41,8 +41,8 @@ def use_hangul_font() -> str:
 def shown_once(fig):
     """``fig``, displayed once in a notebook when it is a cell's last expression. The inline backend shows every
     figure a cell opened when the cell ends; the cell's value was shown as well, so a returned figure appeared
-    twice. While the figure is open in pyplot (the backend will show it) its own display shows nothing; once
-    closed (a later cell) it shows itself. Outside IPython nothing changes.
+    twice, or not at all where the figure was not drawn while interactive. Its own display closes it in pyplot
+    (so the backend does not show it again) and shows it, once. Outside IPython nothing changes.
 
     >>> import matplotlib; matplotlib.use("Agg"); import matplotlib.pyplot as plt
     >>> fig = shown_once(plt.figure()); callable(fig._ipython_display_); plt.close(fig)
@@ -53,7 +53,9 @@ def shown_once(fig):
 
         number = getattr(fig, "number", None)
         if number is not None and plt.fignum_exists(number) and _inline():
-            return None                       # the inline backend shows it at the end of the cell
+            # shown here, once: closed in pyplot, the inline backend does not show it again at the end of the
+            # cell (which it would do only for a figure drawn while interactive, so it cannot be relied on)
+            plt.close(fig)
         from IPython.display import display as show
 
         manager = getattr(fig, "_ipython_display_", None)
