@@ -148,6 +148,7 @@ def test_a_hammering_student_gets_429_and_another_student_is_served(served):
     proc, go = run_hammer(served.url, hammerer, "/local" + path, 200, seconds)
     try:
         worker = threading.Thread(target=lambda: result.update(go()))
+        started = time.monotonic()
         worker.start()
         import toolkit
 
@@ -160,6 +161,7 @@ def test_a_hammering_student_gets_429_and_another_student_is_served(served):
             latencies.append(1000 * (time.perf_counter() - start))
             got += bool(len(found))
         worker.join(120)
+        elapsed = time.monotonic() - started          # the hammer's wall time (longer on a busy machine)
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -177,7 +179,8 @@ def test_a_hammering_student_gets_429_and_another_student_is_served(served):
     assert statuses.get("429", 0) > 0 and result["retry_after"] == statuses["429"]
     assert set(statuses) <= {"200", "429"} and not result["errors"], result
     limits = Limits()
-    assert served_ok <= limits.burst + limits.rate * (seconds + 2) + limits.concurrent, served_ok
+    # a token bucket admits at most its burst plus its rate over the time the hammer ran
+    assert served_ok <= limits.burst + limits.rate * (elapsed + 1) + limits.concurrent, (served_ok, elapsed)
 
 
 def test_the_client_waits_out_a_429():
