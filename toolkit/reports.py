@@ -263,11 +263,7 @@ def uptime_paragraph(uptime: pd.DataFrame, incidents, start, end, current: pd.Da
             parts.append(f"Least available product{'s, tied' if len(tied) > 1 else ''}: {_names(tied)} "
                          f"({lowest:.2f}%).")
     if current is not None and len(current):
-        now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
-        label = (lambda r: str(r.productName) if "productName" in current and not pd.isna(r.productName)
-                 else str(r.productId))
-        parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
-            f"{label(r)} {r.status}" for r in now_bad.itertuples()) + ".")
+        parts.append(_right_now(current))
     parts.append(f"({UPTIME_DEFINITION})")
     return " ".join(parts)
 
@@ -328,13 +324,18 @@ def status_paragraph(availability: pd.DataFrame, incidents: pd.DataFrame, curren
                      + "; ".join(planned) + ".")
     parts.append(_least_available(products))
     if current is not None and len(current):
-        now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
-        label = (lambda r: str(r.productName) if "productName" in current and not pd.isna(r.productName)
-                 else str(r.productId))
-        parts.append("Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
-            f"{label(r)} {r.status}" for r in now_bad.itertuples()) + ".")
+        parts.append(_right_now(current))
     parts.append(f"({AVAILABILITY_DEFINITION})")
     return " ".join(parts)
+
+
+def _right_now(current: pd.DataFrame) -> str:
+    """The paragraphs' sentence on the products not GREEN now, named as the status page names them."""
+    now_bad = current[current["apiId"].isna() & ~current["status"].astype(str).isin(AVAILABLE)]
+    label = (lambda r: str(r.productName) if "productName" in current and not pd.isna(r.productName)
+             else str(r.productId))
+    return "Right now every product is GREEN." if now_bad.empty else "Right now: " + ", ".join(
+        f"{label(r)} {r.status}" for r in now_bad.itertuples()) + "."
 
 
 def _names(items: list[str]) -> str:
