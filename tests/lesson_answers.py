@@ -11,12 +11,32 @@ agree, that every exercise of the notebooks has a rule and the reverse, and each
 from __future__ import annotations
 
 
-def choice(level, v, why, explain, wants="one letter", options="abc"):
-    """A predict exercise: one letter; ``explain`` is what :func:`toolkit.lessons.answer` shows (it starts with the
-    letter, so the solution's source need not hold it)."""
+def choice(level, v, why, explain, wants="one letter", options="abc", task="predict"):
+    """A predict exercise (or another task answered by one letter): ``explain`` is what
+    :func:`toolkit.lessons.answer` shows (it starts with the letter, so the solution's source need not hold it)."""
     assert explain.startswith(f"({v}): "), explain
-    return {"kind": "choice", "level": level, "predict": True, "wants": wants, "v": v,
-            "options": list(options), "why": why, "explain": explain}
+    return {"kind": "choice", "level": level, "predict": task == "predict", "wants": wants, "v": v,
+            "options": list(options), "why": why, "explain": explain, "task": task}
+
+
+def claims(level, v, why, explain, options="abcd", task="interpret", wants="the letters of the claims that hold"):
+    """An interpret (or explain) exercise: the learner picks every stated claim that holds (``v``, letters);
+    ``why`` says, for each claim that does not hold, what is wrong with it."""
+    assert set(v) <= set(options) and set(why) == set(options) - set(v), (v, why)
+    return {"kind": "claims", "level": level, "wants": wants, "v": sorted(v), "options": list(options), "why": why,
+            "explain": explain, "task": task}
+
+
+def facts(level, wants, *facts_, task="write", min_words=10, max_words=None, explain=None):
+    """A write exercise: a text for a reader that must contain ``facts`` (``{"say": ..., "any": [...]}`` or
+    ``{"say": ..., "number": v, "tol": t}``); a live rule fills in the facts' values from the learner's world."""
+    rule = {"kind": "facts", "level": level, "wants": wants, "facts": list(facts_), "task": task,
+            "min_words": min_words}
+    if max_words:
+        rule["max_words"] = max_words
+    if explain:
+        rule["explain"] = explain
+    return rule
 
 
 def number(v, **extra):
@@ -31,12 +51,12 @@ def items(v, **extra):
     return {"kind": "items", "v": list(v), **extra}
 
 
-def record(level, wants, **parts):
-    return {"kind": "record", "level": level, "wants": wants, "parts": parts}
+def record(level, wants, task="compute", **parts):
+    return {"kind": "record", "level": level, "wants": wants, "parts": parts, "task": task}
 
 
-def top(level, wants, rule):
-    return {"level": level, "wants": wants, **rule}
+def top(level, wants, rule, task="compute"):
+    return {"level": level, "wants": wants, "task": task, **rule}
 
 
 # not a wrong answer but a search never made: the learner's sandbox still has the day quota of section 3
@@ -59,7 +79,7 @@ RULES = {
         "a": "a code alone proves nothing: the app first checks that the redirect answers its own request.",
         "c": "the token endpoint is never reached: the check happens in the app, before any request."},
         "(b): the app compares the redirect's state with the request's and refuses before any request is sent."),
-    "01.2": {"kind": "pkce", "level": 2, "wants": "the pair (req.code_verifier, your challenge)"},
+    "01.2": {"kind": "pkce", "level": 2, "wants": "the pair (req.code_verifier, your challenge)", "task": "compute"},
     "01.3": record(1, "{'hours': ..., 'kst_date': 'YYYY-MM-DD'}",                          # live
                    hours={"kind": "number", "tol": 0.01, "unit": "h",
                           "scale": {"3600": "that is seconds: divide by 3600 for hours.",

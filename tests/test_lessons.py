@@ -17,7 +17,7 @@ from toolkit.errors import ParameterError
 from tests.lesson_answers import RULES
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
-EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard)")
+EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard) · \*([^*]+)\*")
 CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\)|answer\("([^"]+)"[,)])')
 LIVE = {"00.2", "00.3", "01.3", "01.4", "01.5", "02.3", "03b.2", "03b.3"}      # answers that depend on the world
 # The author's world (a fresh sandbox, each walkthrough run top to bottom): what the live exercises' rules become
@@ -82,6 +82,12 @@ def right_answer(rule):
         return list(rule["v"])
     if kind == "record":
         return {key: right_answer(part) for key, part in rule["parts"].items()}
+    if kind == "claims":
+        return list(rule["v"])
+    if kind == "facts":
+        said = [f"{fact['number']:g}" if "number" in fact else fact["any"][0] for fact in rule["facts"]]
+        words = " ".join(["The", "reader", "learns", "that", *said, "and", "no", "more", "than", "that."])
+        return words + " word" * max(0, rule.get("min_words", 1) - len(words.split()))
     if kind == "pkce":
         verifier = "a-verifier-of-enough-length-for-pkce-0123456789-abcdefghij"
         digest = hashlib.sha256(verifier.encode()).digest()
@@ -121,6 +127,19 @@ def wrong_answers(rule):
         for key, part in rule["parts"].items():
             for wrong, phrase in wrong_answers(part):
                 out.append(({**right, key: wrong}, (f"· {key}: ", phrase)))
+    elif kind == "claims":
+        v, options = list(rule["v"]), rule["options"]
+        out += [(v + [letter], f"({letter}) does not hold: {why}") for letter, why in rule["why"].items()]
+        out += [(["z"], "the letters of the claims"), (7, "the letters of the claims")]
+        if len(v) > 1:
+            out.append((v[:-1], "1 claim(s) that hold are missing"))
+    elif kind == "facts":
+        text = right_answer(rule)
+        out += [(7, "text is wanted"), ("Too short.", "write at least")] if rule.get("min_words", 1) > 2 else \
+            [(7, "text is wanted")]
+        for fact in rule["facts"]:
+            said = f"{fact['number']:g}" if "number" in fact else fact["any"][0]
+            out.append((text.replace(said, "something"), f"does not say {fact['say']}"))
     elif kind == "pkce":
         verifier, challenge = right_answer(rule)
         digest = hashlib.sha256(verifier.encode()).digest()
@@ -295,3 +314,49 @@ def test_the_newest_client_still_in_use_is_the_learners():
         assert toolkit.client.latest_client() is first
     finally:
         first.close()
+
+
+def test_each_exercise_is_tagged_by_its_task_and_its_prompt_says_it():
+    """``kind:<task>`` on the prompt cell, the same task in the rule, and the prompt's head says it in words."""
+    problems = []
+    for path in NOTEBOOKS:
+        for i, cell in enumerate(_cells(path)):
+            tags = cell.get("metadata", {}).get("tags", [])
+            if "exercise" not in tags:
+                continue
+            head = EXERCISE_HEAD.search(_src(cell))
+            eid, said = head.group(1), head.group(4)
+            kinds = [t.split(":", 1)[1] for t in tags if t.startswith("kind:")]
+            if len(kinds) != 1 or kinds[0] not in lessons.TASKS:
+                problems.append(f"{path.name} {eid}: kind tags {kinds} (one of {sorted(lessons.TASKS)} wanted)")
+                continue
+            if RULES[eid]["task"] != kinds[0]:
+                problems.append(f"{path.name} {eid}: tagged {kinds[0]}, its rule says {RULES[eid]['task']}")
+            if said != lessons.TASKS[kinds[0]]:
+                problems.append(f"{path.name} {eid}: the prompt says *{said}*, not *{lessons.TASKS[kinds[0]]}*")
+            if ("predict" in tags) != (kinds[0] == "predict"):
+                problems.append(f"{path.name} {eid}: the 'predict' tag and kind:{kinds[0]} disagree")
+    assert not problems, "\n".join(problems)
+
+
+def test_claims_and_facts_are_judged_without_giving_the_answer_away():
+    claims = {"kind": "claims", "v": ["a", "c"], "options": list("abcd"),
+              "why": {"b": "the figure shows days, not hours.", "d": "the counts are per district."}}
+    assert lessons._claims(["c", "a"], claims) == [] and lessons._claims("a, c", claims) == []
+    assert lessons._claims("ac", claims) == [] and lessons._claims({"a", "c"}, claims) == []
+    assert lessons._claims(["a"], claims) == ["1 claim(s) that hold are missing."]
+    assert lessons._claims(["a", "c", "d"], claims) == ["(d) does not hold: the counts are per district."]
+    assert "the letters of the claims" in lessons._claims(["x"], claims)[0]
+    facts = {"kind": "facts", "min_words": 8, "facts": [
+        {"say": "which product was least available", "any": ["카카오톡 메시지", "Kakao Talk Message"]},
+        {"say": "its availability", "number": 98.8, "tol": 0.05}]}
+    good = "This week Kakao Talk Message was the least available product, at 98.8% of the time."
+    assert lessons._facts(good, facts) == []
+    assert lessons._facts(good.replace("98.8", "97"), facts) == ["the text does not say its availability yet."]
+    assert lessons._facts("Hello.", facts) == ["1 word(s): write at least 8 for your reader."]
+    assert lessons._facts(good.replace("Kakao Talk Message", "a product"), facts) == [
+        "the text does not say which product was least available yet."]
+    assert lessons._facts("1,234.5 and 2 and 3 and 4 and 5 and 6 words", {"kind": "facts", "min_words": 1, "facts": [
+        {"say": "the total", "number": 1234.5}]}) == []
+    feedback = str(lessons._judge("00.1", good.replace("98.8", "97"), facts))
+    assert "98.8" not in feedback and "Kakao" not in feedback

@@ -35,13 +35,19 @@ import hashlib
 import json
 import math
 import numbers
+import re
 import unicodedata
 import zlib
 from dataclasses import dataclass, field
 
-__all__ = ["check", "answer", "exercises", "Answer", "Feedback", "LEVELS", "RESET"]
+__all__ = ["check", "answer", "exercises", "Answer", "Feedback", "LEVELS", "TASKS", "RESET"]
 
 LEVELS = {1: "★ easy", 2: "★★ medium", 3: "★★★ hard"}
+#: What an exercise asks the learner to do, as its prompt says it (``*…*`` after the level) and its cell is tagged
+#: (``kind:…``): predict the next cell's result, compute a value, explain why, debug a broken cell, interpret a
+#: figure or table (pick the claims it supports), write for a reader (a text with the facts it must contain).
+TASKS = {"predict": "predict before you run", "compute": "compute", "explain": "explain",
+         "debug": "debug: fix the cell", "interpret": "interpret", "write": "write for a reader"}
 
 
 @dataclass
@@ -264,7 +270,85 @@ def _pkce(answer, rule) -> list[str]:
     return ["not the S256 challenge of that verifier: SHA-256 of the verifier's ASCII bytes, then base64url."]
 
 
-KINDS = {"number": _number, "text": _text, "choice": _choice, "items": _items, "pkce": _pkce}
+def _letters(answer, options) -> list[str] | None:
+    """``answer`` as a list of option letters ("ac", "a, c", ["a", "c"], {"a"}), or None when it is not one."""
+    answer = _plain(answer)
+    if isinstance(answer, str):
+        parts = [p for p in _norm(answer).replace(",", " ").replace("(", " ").replace(")", " ").split() if p]
+        if len(parts) == 1 and all(ch in options for ch in parts[0]):
+            parts = list(parts[0])                  # "ac"
+    elif isinstance(answer, (list, tuple, set, frozenset)):
+        parts = [_norm(p).strip("() .") for p in answer if isinstance(p, str)]
+        if len(parts) != len(answer):
+            return None
+    else:
+        return None
+    return parts if parts and all(p in options for p in parts) else None
+
+
+def _claims(answer, rule) -> list[str]:
+    """An interpret (or explain) exercise: the letters of every stated claim that holds, e.g. ``["a", "c"]``."""
+    options = rule["options"]
+    got = _letters(answer, options)
+    if got is None:
+        return [f"the letters of the claims that hold are wanted, e.g. ['{options[0]}', '{options[-1]}'] "
+                f"(options: {', '.join(options)})."]
+    lines = []
+    if len(set(got)) < len(got):
+        lines.append("a letter appears more than once.")
+    want = set(rule["v"])
+    for letter in sorted(set(got) - want):
+        lines.append(f"({letter}) does not hold: " + rule.get("why", {}).get(letter, "look again at what it claims."))
+    missing = len(want - set(got))
+    if missing:
+        lines.append(f"{missing} claim(s) that hold are missing.")
+    return lines
+
+
+_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
+
+
+def _numbers_in(text: str) -> list[float]:
+    found = []
+    for token in _NUMBER.findall(text):
+        try:
+            found.append(float(token.replace(",", "")))
+        except ValueError:
+            pass
+    return found
+
+
+def _facts(answer, rule) -> list[str]:
+    """A write exercise: a text for a reader, checked for the facts it must contain (from the learner's world).
+
+    Each fact is ``{"say": what it is, "any": [ways to say it]}`` (one of them appears in the text, case and width
+    folded) or ``{"say": ..., "number": v, "tol": t}`` (a number within ``t`` of ``v`` appears). The feedback names
+    the facts not yet there by what they are, never by their value."""
+    answer = _plain(answer)
+    if isinstance(answer, (list, tuple)) and answer and all(isinstance(a, str) for a in answer):
+        answer = "\n".join(answer)
+    if not isinstance(answer, str):
+        return [f"text is wanted (your sentences in a string), not {_kind_of(answer)}."]
+    words = len(answer.split())
+    if words < rule.get("min_words", 1):
+        return [f"{words} word(s): write at least {rule.get('min_words', 1)} for your reader."]
+    lines = []
+    if rule.get("max_words") and words > rule["max_words"]:
+        lines.append(f"{words} words: your reader wants at most {rule['max_words']}.")
+    text, numbers = _norm(answer), _numbers_in(answer)
+    for fact in rule["facts"]:
+        if "number" in fact:
+            tol = fact.get("tol", 0)
+            ok = any(abs(n - fact["number"]) <= tol for n in numbers)
+        else:
+            ok = any(_norm(way) in text for way in fact["any"])
+        if not ok:
+            lines.append(f"the text does not say {fact['say']} yet.")
+    return lines
+
+
+KINDS = {"number": _number, "text": _text, "choice": _choice, "items": _items, "pkce": _pkce, "claims": _claims,
+         "facts": _facts}
 
 
 def _record(answer, rule) -> list[str]:
@@ -298,6 +382,7 @@ class Exercise:
     wants: str        # what the answer is, as the prompt says it
     predict: bool = False
     live: bool = False   # its answer depends on the learner's world: computed from their sandbox at check time
+    task: str = "compute"  # what the learner does: one of TASKS (the notebook's ``kind:`` tag says the same)
 
 
 def _load() -> dict:
@@ -321,7 +406,7 @@ def _rules() -> dict:
 def exercises() -> list[Exercise]:
     """Every exercise of the walkthroughs: id (``lesson.number``), difficulty 1–3, kind, what the answer is, whether
     it is a predict exercise and whether its answer depends on the learner's world (``live``)."""
-    return [Exercise(key, r["level"], r["kind"], r["wants"], r.get("predict", False), key in _LIVE)
+    return [Exercise(key, r["level"], r["kind"], r["wants"], r.get("predict", False), key in _LIVE, r["task"])
             for key, r in sorted(_rules().items(), key=lambda kv: _order(kv[0]))]
 
 
@@ -420,7 +505,7 @@ def _right(rule):
         return rule["v"]
     if kind == "text":
         return rule["v"][0]
-    if kind == "items":
+    if kind in ("items", "claims"):
         return list(rule["v"])
     if kind == "record":
         parts = {key: _right(part) for key, part in rule["parts"].items()}
@@ -439,6 +524,11 @@ def _said(rule) -> str:
         return " or ".join(rule["v"])                 # each is right (a tie)
     if kind == "items":
         return ", ".join(str(v) for v in rule["v"]) or "none"
+    if kind == "claims":
+        return ", ".join(f"({v})" for v in rule["v"]) + " hold."
+    if kind == "facts":
+        return "A text that says " + "; ".join(f["say"] + (f" ({f['number']:,g})" if "number" in f else
+                                                          f" ({f['any'][0]})") for f in rule["facts"]) + "."
     if kind == "record":
         return "; ".join(f"{key}: {_said(part)}" for key, part in rule["parts"].items())
     return rule.get("v", "")
@@ -637,4 +727,4 @@ _LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.3": _live_01_3, "01.4": _li
          "02.3": _live_02_3, "03b.2": _live_03b_2, "03b.3": _live_03b_3}
 
 
-_RULES = "c-q}sTZ<gW75*#5K$zXI8qZz3Bm5vo3KEId#ufx4FGEdt%}i%{y4qdUyE_PhFnY2BaUP5vBZ2}6#^8V+<ly)G8)@_(a?Yu$zRhjN7Zjq0)plJ@o$GhbsoICNX0y?%4cNn)xQs&{MDTm<z&ji;Jrzt#8O{RDW|6#5G%}KD<g<eoOtDUj`Fx=c8Hb@nj8i2P8;P+@1miI9aVnH%fnrKT`UY)}#HD7Q2t%f(NHWlk+7YYGg2=~%y{Qa5fg_<f7a<I_;CC78Kt>9_9@IEaj_`+vKm6Jm{EQRf2cCunI!Of#oD(rzaKR&uJ8Lo$EEHOcgodXJ5}M-_GNwdw4o9<@5V2yNCQ0Um(GtD}?8J`BF-wqnk4KTzOk4)ah%rKHFf<LK3Cis!GLD7MR1ks&LLkAd0#}s_%e|@aX0Y6z3R?4lP{YVcd<M}BPrsN7<SH`<>_sBcfJHLX`$U2@WU3hugLBV$m<s$>fiFn!j~)SGFn^mg;Y<){F;_(kw2NBgECgYZhd7ab>VbKERkMUTB|=d;9~osAZCRjX7ue0+-CW4T2f6*SnIF_zC&!ImtI+}?C;hkD*Ku3xq}>3?8pqAI+Q-F#R<~<M+RYA(v|1gz=xn{5ci&^9P<k_U!~{>m09ETvc{CAh93)B`{#$E;Xk>$k$1(HdJm!foF@)Zl2v64`GBnqMT?Be+XUKLiu`Z;dMK!2?Lhx*ko6%L{hJ#q(OFYCi;1B1(tM&d|a#E6UZIqttk_td5bs-W20&v!g$O+gmOxoboawZ}M;SkFpBH<&DFoDG!2>a$RI)Y8%Oc4RS$Z>GAMt{!vTNUSzXJrMJd>`q>JV@99P-&p(Ltr8p2O>FQ3z;V97a>IYL>xM=D2D_{3_e`75I6=M@US)oB5FerDUXMO<~sdm)9}NsBX~0M)qwfIImY&A!Eg!1Jy9fO_Dg%_L6mAy+S4!XK>oEv7MqPGa+yW}I!bLyQ!}N9KDcg)Sq<QhM@0Zi_)QB)(U}e()`@<7z#5Il5vw~oFi`&x{$0Cw@7k?f^+!&BS3m_Fh}?nK1hDdCEOMA?HF`U2(ka=5kJ0tl*aWE=&)PH#!Mom^Rh`hnOecnD_DKwwFRPaJ2CxZ~N+Bu`I(X^_BJ$8-l`^SU1(S&DG;xvQ&?OJBgCK$|5%|NISR5V^9T&weOuGQGZy0luU^3NfWmSCP@Q3jcroM}*B)J_%<T@y%Tgby@xUsZhi8%|i?TrG)P!NrI5GurVP+<rjoH)p#Ead>ET>+R?Z)=ylO(e<Ikb-$hN-?R=8O(5OQkd0N!IrCXRVs~=YAoxRnbJ*Qgr|cm6pm{*QBeF3>66=#%V3=d#fQO3-#8lT5*DGA;XmMDB78ix5*3DnEDk{QN)&YVQZ3Aj;GD{bwbAN$yh^}2S{ZY0bBV(aw}D!<W-(TrWn+=d!9Wl<xq06`{r!i-d$-G_38kTIG2@_ZOV-)qx9{J*eR``1_mw?>iZn8nU>&7pvcPyb7Ze8fsv9ZELw=)z)M5$kNkl9`yH)BC2Nz%o<zfKTaD@`nNPIICmpF4Xw6Jpbe6guAivn*JafrW6+nu$rh&$#`XWMGQ#pyio{ZJqwsAC{+qqv-*zXUv_@J5_CxO4yhd#nxVl!`PvJPe|-Jgl@dih7!#*3$e82uXY@tdBqp>!^vfB#P;v9Ap}-5ty_9?TvF1W8@<QR@ll2fXZ-bwCjN%gD-&FNWfy-K2C$gXJ8@4C&CdlOoU(!e*tqst3o#dM(kdpi$IMut3d(fbsB1NSL+d@4T+NSElCtYM@6udXFAY<1c9{h^AtE2+V~ymasCVRvOk02Pv1Sg?P4|&kdthvb0;N=O)1e-&)oNgZ_^rdvLYn0l(6bSMdT{VO^zIp4bg&7Nn%+|J8rNvqBazf9hzTB+tIIz1|C(wV7-A|wfVdE|4>`kHL?SkIn2zwtMgo`<1H1$F+hAG)2*WQu4+95?-+(sZ%x>sWbjLsWBRLqKVE+F{N;<kEWiBM^0TMx^%pOeU%z<ur^he9|Bfxce*Wsue`Wn%zm&_j?#Vu0{rxHHxBFH2P9*oQAx<*Oi^X!DAQ~E1Mp3STC@v=hMB2rTUmL^464G%vq~O{nuUTh;@Q6$Snb8}{S+#5L9yd>VwX<qwbxO@LYvJHha_#axODpa}(*q%#KwzBjXk278$t?y(Sw4H(0>hMyVr*5_b|@wwJ`!LD@7N4cKH2G5FQ6^CW8;Fh?Z?v^ejJ+>o+{@X=I&VL48uj9-dR(N(W<;9DG{uiWm6V5E@#0KxSNAzS+~bvod<XU!vsqND08m8>H7R?N)k*qZx(J>`8_g~5ac?#BgDN<W-VhB87d7Cgzi$0;M9ZOVFK0EFo#qmyC6Cy?fx-U=GKJnQXG<YtEqBV0FctQ6!h(WLBv+C=tXqF1N;n#!vcfspveEB<t-9;*JaKUp%V65)S8p#224R&f%gtRI1<P9?EpvKuDkF0VadKLK!aXW2#9YUFTebJ`RPB}y$_a8p1%6_1!Cp1&sPzK)R4KdWvA@Jo9c#%kW>t#IiZOP1&_i7vsYRlrxJ<;tQZtt5|gV+DoW<!f3s4|yEK&*WUjNJ^gk1^HkDkGMrEmU2X;#FrMdoNDik7yT0leM*K#hQV!RlDu$DkoLlX(^l{xijPgLKP3O56)ZE!OWq7W8-2~$CwA;4wkz%FYJ%zd8%Sw`}*4#f^sIScCoSaR7+YuD55zKTVp!O4Y3g;@tCA+|KYa2Sm7H*DqdSyJbLo;B<t4Ol*;0}ei_g%T>Tp`kvshkXR1oC2?h<~_!lg-^hPt$IuPIXOAmOFyWKF+Ml^-)g7=6kA;j0K+H<Fr=#1Y%a%>&Xw;05dIPj>P+!3e|Wz9+dp4^|Ge4=yQK`PyV^><xcue`aE?oh-)zcFRY2+2gVZADRJ<Du11zK--dMxOzCK%22-5Cecc|GZTe44&E}f<TJHy!1J1@cUR=Sv>I2$LNJY&G-&;|xEcpGGwmc0lEIXrqWDP3&$ioM3K94oEHF)@P*7|xQ54a`(}6x!K7KJGP}D=EjxpQW9Qc0S@nFQua1&Yq+UhoKm6OYzsK)`a>G%siZ5Mag9?&*p>T-Ja<bpgD%<GMaTdnY$A^{eBxK=q7awXRYpP$vMu`G;PnmG6^cWYHxgl^Myt@;z{=UIt|Q~579Cg$tr}BE-_udC$ZU&BxI;CT;K15cVP;fr{46<=W(542k$C=U=WI{3%-Ca5P1Tn^hDydc;eoRjo5h>=jSr;-+oX>aqDOHh0`^VskW7<#Cj*c6>@;k+w&@R%$0Wa;l}zd31kxJMUI2_@8VUcfeAQ#e*(AeesKTh>2GeY)`X5==3$n@ihp(Yx*wSB4lqEc^0OR;Qt?#|R}g^B=G(AqmIYkvq(K2^U-)*i(BJizXx{}by&@Au24Ffv@;)u$m%*OkdE8uu&e=S(iRB>sb|;jK)L&D&^F!=gASI^>5{5A1bPH_S7?(v&kZV2)L2Lm~kX`HHT6~`lIc7{5rt|0*33z^mfFGHjar~ce%?%xPpGRzjf94_Rxdj3j08D}`37bIZ#zsu~laV~!h55q+=-}wm))GQN6(p)mC(4jE_l4%7D4Eb7mmp;q{{1~`cI0$N@UB)t%TK<0{l!;U&=3S*^<oe(R1z1I>ZG%Rb+Xrn(nE2zw1OdM8x8r23*u4WV-LW|&JY@i`-;=;_s+ko6F;st(c5bD(u+~n`m*-xuYOoQd1eK(gDpGwBbws=zPAlL8NN9Ty57VkgyP#DR81w5D^R5)NSijz(C=?hir#7^nQJw#97}ALQy4y(;-)%-gY8QE>xxJJ1vD+t$^"
+_RULES = "c-q}s-HRN@5&u`3g>ZM_wBB#st?+{!DM%zb8(R>JESBDx-rdR0PLHR1_HGdZVf2&);yf5TMg#>CjKKjt$ieUVZ=}`#kgDqL`MUj-qgaU_<eQo9>gr!r{i>>aAJiI+db8GN4{G8f4tWs4-?c;UsL%97FfC;`4K$lZ@?6oIp-dy69X8<;Yd4wC7wU*{c$J7zs)S-gF_MX39A12y3Z+?~m=ck`M$;p4p_wPbkf{lZ40OGA%xcph@^N8rA_Gt0n^4R}2(Oy(w~TclBLz?QY8*cf@gEQW@oV?t-#8I|;At43lT^S9&D9j;xexGaPV(`ua~^3FR+Eunq0m|+^m?)&95{YLU6n}YpbeV}5i8bi&}QBKw1lTVJGF1+h$Xlmk4KTzOk4!Y>}-hA;MF9E#t4O<$T${0Q$Yxzgdl=jOfTaN!@Y^{rZC*D3PAcGsBX4SdIr%HS3jQ!)GD(O%tawlpG7h=#aM!YWU3hmgLUUTOa(rxz!zkShYvw8ctneka8?Pln5m*sS_OzbIg3**O2Bd!!v0aMIFWwpffM+uW@WcavZHi1H24=SzFD}PW94<W>nal;(D5((M?wCa+^czdQtvkFO^|!qd#803zcf!<b%3OP(s-wJQhd?ubnKf}qYZDG&9)tMe>EDnKVZX9dQ)}G1W&>MZQ@OMG!|?WBubktHCF`W&;}%rV}?reM3{I)2Tz2j4<O1k*Mgk~dSbtj(c#0Y@QfDK0R0hxxK|7gca1>~I|aYwA&vn@nuGc_l5#KzHxniZ2-hW4V4vz-B*-)1_~((^bKU4|16|9hh!})cEQ5&fh+xwR4CWx%H;d5{YyxYF2;@ahgX0yDx<G1H0x6!BG2IqNxJ1l@gdKw5I-)TEy@F97l4G`zX@cGp0+Ecxk@KB$cmW9D{8c-G`_KXpY7-Em)&!*Tcqr&wyVqzKeYkZOPe#7#Ge4Lkbqp5_hY+ohM8daMnllR`*j{N)uQUVo*Ai81)ElT}8U^T1wF!NiDn0PQ!Ar_&NGG^d1e}M@G=Q+*1nYwXTJoUJ>h=0DJ8+`m#lgq$-<3OeuH3kB@X$fpc`Y{7fyjel1sNz$#v&)iX1%+`a_y4k_y}WWh2>D1amjUGfe2O`eFx-dZibv$CwnBF%##JLwT8<ArBaA6WG0^afrvcxbfrv{pn`G4b(*-SbL5o=>tPT<_6q#LR4k5;NseO#7xEq8@VAfBl3+a1E4Q!s!qFS!L(J0W6G>1w3d&(AR0dEol-bP6h9PDxEDWv{D2xJf#Dh>_CIM7KaQ(zF8l_6dU#$v%UG~XV$tOjUYz$BME|WajIvW~|P13Yz70i2iUzMV$1dUZ4b78uU*l>05j>2-S25uDphw{mj$cwPbg*wS_u5Ww~v4lZrW%wUxFcv<px;=J`QdzVB8kJaS?}ave7r~s$nw4Sh)PBuKcj7aBoxGCLZEhpHYV%@{Is3;VnSmK0;A)$Su=me?{qf+=&2kk*xiFj0IGD+<<c#>s4{zT*yHU(Jl{rAV^kyQ#tV+vdfq^y`6hC*W6RG%sBuhoN<t3Vvh**LRs?s5V&cR;F1rH$edS$c$;d&@8@acMJS?l(Ev97L+0&f~|h~>;C?Uk&HGiK0U*uuue{4DVOP@o_vxuBjv1UN%S3wTIWft+)A>+anTSPRlTm6-PRAc#itsM6di>h6AAbN6Nlm{eC--NDYRhbPwFxO100V4M9F7!WYf=s8z1u5gUJ4O1EMTbYdw;2s13cnmm~1gf{a^(07q21ZkSESx~2L<k1*7w}DJRp`sWuASFwo)Dx)HJYG>NJCA2ZvAGsCR<a|r%i^?ZW0mZ=@wv-utzQYJP*%=Hr`3l&fY-p|7P6d?ESNwF8&h%iP6#qcN<3}C@-51f&0GjZEl6mUxc(%B`jiyO^#ab7^neR8tn|FF}4mg;~GmNYTGfrDCSF=j^0;vgJFeOc6I|-QUB`0->ht@*&%#6%A8?ar@l-3Vg(~}LM9@~oodS1)}(~sR)bLLjkN`s0vuZ91p4xykCvZ3d-42F%P;@2{QVR5>Wk;gub;pC!=o49f5(<zKYRJdKeJx9S1LO;&dDBL{`Cp#wR+Wrkx1@eK^kUO7n?nJf@EuA0Jm}lw&KbMU|>7A{&QpASVEZ)4k#)&?bnPm(R)nRf%NPR<TMWlgG1+}aoVlj-y!2WoU@Ey(5000JABW=ko(a70Uaa|QS&V=oQ%e~5y4K&r%#$-tCF3J`Kks8#TXDl0qpQSo0G~bJJ|ICTCZC+plI5DI<3&hsaesfvc6I7mQ~IuT-52k-6~0%n73V}HL8|cR|*)%v|J1d&%oHM(`7Ku1MY#>L~%q;Gp@bK>LhPUB}{K`9h+a?!m%mZAmP%HEzWf?Xc;34PyvY`bZ4x@)*kdnV<`LvIb);P1<5hF|F@|!2Tyby<%qgd&DYz)gmB!@w6uDKEjGJFU!yZJ(5Fut78GQMMg5PgZjrzfM6;F%m9VGO*246y&lJ=)cuwPkZ*go<5An^r2k!acsATd>426zV2%B#nEx-JH`MbZhx*shcKY97>b0pcPpYKFXgiPk}R>QKVuPa{0LQ*M@7KYw26g&zS%pMeeno6ituxwFyj86_NsWO_0|CypT?^jh;JG$<TYLKajwJAE2G%5p;ySc;3m*$+6sZfX*3K9*~hn6!5#qD_?_HPALK^seO!p!xDduE7jnRY!n+g3mGGYWL!m-rdBGXUz%+}tJQzBxrzu$Q5{IDm=^O09+U3atBVBDdq|N=C&Z(hv&5qw25?A0YxYP<j}Q@GtC5^REQwp`O<5B6S!(pal*;sf7~Cz=4rIu#0^HTR8(=kIcQAGYcPsQ(JgT_?(`e?u8FxF~U2d|67E%)5%6}16nbd0n=2G&c5ZW)86^`19>yC5x%zXfAPb!<zN2(;`?XSX5Y<bSYp;L6|Ku}9>ZpEXz`g%xT!-ZyL*tP<c#_ZLw-P_baY{C=HqcjHmDHFoxM(`vsE@^vMwFcO@N#Rv8T6QK;Vr)G23xAN;vsXpUt3&4Px*~$W%>x2?6`?=t`?}sn9LnD*Vi;(yX75G6=w6nw+murqVmn%+|?Cx6#-oeK|<76qYTQzj0`k(pq<GuT<vIP>eQJ5Lc<-g(4IzKbY-;dl~rYtY17HH609e`w*4}YzNcKt=R7MTKItuqc>>Q?Cezcj`AviBxX<9rYi8Y*50N1LL;^DB)fi}1m^IIWSQf66+#i2n3D}p;(<maA=`!F>N5@SK}?6U)SJAOWr9xel)^P9pfgl>=X?QAfWjC`{ISIQhs6Dcz#x$q34AUC|J{2Bh`_;pdwK2JU$B=chb2~6`T3Y*lJ1@d+#{~ED^k}MnMoj%KreCvy?Yyvjt#%S;`<A@ar>jY*Ux@&bEm@8t&#bmRl4GZoxKh`rrRSEn67-iN-<cxUBwYZhSS+59-L;8+B~gOq}rR>tt#}k-3i<KT`RAsL{S0woMnZc0sJD^lZa0mJJIlTmYK;al|8#fOLpt6Xesy+wpdUEqzMX!VB>U<ZaOZPqzyZ0J`4c~0UVN@dE!|7HA2WSA<HnGMgJ|P;5#tI&~&_`e|>9?FR^z%W<&hVke~}Oh<G4F3ENB97-Bv)JEz|t<vbzGk5Qoiq;qd82=}fa4`whaBibCMn)9(_Outk@$&NRAd-f8j>6WN3mSVO&{p`C}Uwnln6mbXEONKf_C2>HhGP_?eSaz*by6~?SbMOk9UL$_HqvGn|iTA)2?<1$shAOVP-w!>u9W9(xPX#u$6ZQhn0_S>p)_V2T56j0-?OyH6rhWOJ>GFH~o~ZC-@YC_x)dmisjIjA)+>}!}rYapmR<>D;{{9Jf(cP)S&4JD<+LGqw42f6YIO%|aE_NjT;^yJM0dH`fkp"
