@@ -1,10 +1,10 @@
 """Check an exercise of the walkthroughs from its own cell, without reading its answer.
 
 >>> import toolkit
->>> toolkit.lessons.check("04a.4", {"count": 3, "nearest": "GS25"})        # doctest: +SKIP
-✗ 04a.4 — not yet:
-  · count: 3 is too low (by about 90%).
-  · nearest: not this place.
+>>> toolkit.lessons.check("04b.5", {"customers": 95, "blank": 1})         # doctest: +SKIP
+✗ 04b.5 — not yet:
+  · missing key(s): 'spaced'.
+  · customers: 95 is too high (a little).
 
 Each exercise has a rule: the kind of answer it wants (a choice, a number, a name, a list, several named parts or a
 relation the answer must satisfy) and what is right. The feedback says what is off — the wrong type, a missing
