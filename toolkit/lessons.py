@@ -727,6 +727,7 @@ def _live_05_4(tk, rule):
     """The trip of 05.4 in the learner's sandbox now: the route's numbers follow its clock (the traffic model)."""
     import pandas as pd
 
+    from .errors import ToolkitError
     from .local import BUSAN_RECT
 
     ends = []
@@ -740,7 +741,10 @@ def _live_05_4(tk, rule):
     km, minutes, taxi = trip["distance"] / 1000, trip["duration"] / 60, int(trip["fare.taxi"])
     for fact, value in zip(rule["facts"], (km, minutes, taxi)):
         fact["number"] = float(value)
-    unix = (tk.sandbox.clock() or {}).get("unix")
+    try:                       # the hour only annotates the answer: a clock not readable does not fail the check
+        unix = (tk.sandbox.clock() or {}).get("unix")
+    except (ToolkitError, OSError, AttributeError):
+        unix = None
     at = f" at {pd.Timestamp(unix, unit='s', tz='UTC').tz_convert('Asia/Seoul'):%H:%M} KST" if unix else ""
     return rule, (f"A text that says: {km:.1f} km, about {minutes:.0f} minutes{at}, a taxi fare of {taxi:,} KRW, and "
                   "that the time is the sandbox's estimate from a traffic model, not observed traffic.")
