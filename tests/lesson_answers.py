@@ -93,13 +93,22 @@ RULES = {
         "c": "the issuer is right here; the check that fails comes later in the order."},
         "(b): issuer and audience pass; the signature check refuses the token (invalid_key), and the app answers "
         "400."),
-    "02.2": record(2, "{'status': ..., 'err': ...}",
+    "02.2": record(2, "{'status': ..., 'err': ...}", task="debug",
                    status={"kind": "number", "v": 400, "why": {
                        "202": "202 is the answer to a verified token; this one is forged."}},
                    err={"kind": "text", "v": ["invalid_issuer"], "noun": "error",
-                        "why": {"invalid_key": "the issuer is checked before the signature."}}),
-    "02.3": record(2, "{'received': ..., 'verified': ...}",                               # live
+                        "why": {"invalid_key": "the issuer is checked before the signature.",
+                                "invalid_request": "that is the broken cell's answer: the inbox refused the request "
+                                                   "by its Content-Type and never read the token; send the token "
+                                                   "itself with the SET's content type."}}),
+    "02.3": record(1, "{'received': ..., 'verified': ...}",                               # live
                    received={"kind": "number"}, verified={"kind": "number"}),
+    "02.4": claims(2, "ad", {
+        "b": "after its last attempt a delivery stays failed: nothing sends it again, the app must catch up "
+             "another way.",
+        "c": "the log holds what the platform sent; the forged tokens went straight to the inbox, never through "
+             "the platform."},
+        "(a) and (d) hold: three attempts each, then failed; delivered is about the answer, not what the app did."),
     "03a.1": top(1, "the permission as text", text("ONLY_ME", noun="permission", why={
         "M": "that is the code you send; the story reports the permission in words.",
         "FRIEND": "that is the permission of the photo story above."})),

@@ -26,7 +26,7 @@ AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts t
           "01.3": {"hours": {"v": 6}, "kst_date": {"v": ["2026-11-21"]}},
           "01.4": {"v": ["phone_number", "story_publish"]},
           "01.5": {"users": {"v": 11}, "before": {"v": 7, "also": {"8": "already agreed"}}, "after": {"v": 8}},
-          "02.3": {"received": {"v": 8}, "verified": {"v": 7, "why": {"8": "not verified"}}},
+          "02.3": {"received": {"v": 9}, "verified": {"v": 7, "why": {"9": "not verified"}}},
           "03b.2": {"v": 687000}, "03b.3": {"v": 7, "why": {"10": "only users who added the channel"}}}
 
 
