@@ -130,7 +130,7 @@ RULES = {
     "03b.2": facts(2, "a text for the marketing team (2 to 4 sentences)",                 # live
                    {"say": "how many users the file stores", "number": None},
                    {"say": "what they spent together (KRW)", "number": None},
-                   {"say": "why the others are not stored (the file keeps only users who added the channel)",
+                   {"say": "why the others are not stored",                 # only who added the channel
                     "any": ["added the channel", "added our channel", "added your channel", "added this channel",
                             "added _xcLqmC", "who added", "not added", "채널을 추가", "채널 추가", "추가한"]},
                    min_words=20, max_words=100),
