@@ -88,28 +88,47 @@ RULES = {
         "c": "the issuer is right here; the check that fails comes later in the order."},
         "(b): issuer and audience pass; the signature check refuses the token (invalid_key), and the app answers "
         "400."),
-    "02.2": record(2, "{'status': ..., 'err': ...}",
+    "02.2": record(2, "{'status': ..., 'err': ...}", task="debug",
                    status={"kind": "number", "v": 400, "why": {
                        "202": "202 is the answer to a verified token; this one is forged."}},
                    err={"kind": "text", "v": ["invalid_issuer"], "noun": "error",
-                        "why": {"invalid_key": "the issuer is checked before the signature."}}),
-    "02.3": record(2, "{'received': ..., 'verified': ...}",                               # live
+                        "why": {"invalid_key": "the issuer is checked before the signature.",
+                                "invalid_request": "that is the broken cell's answer: the inbox refused the request "
+                                                   "by its Content-Type and never read the token; send the token "
+                                                   "itself with the SET's content type."}}),
+    "02.3": record(1, "{'received': ..., 'verified': ...}",                               # live
                    received={"kind": "number"}, verified={"kind": "number"}),
-    "03a.1": top(1, "the permission as text", text("ONLY_ME", noun="permission", why={
-        "M": "that is the code you send; the story reports the permission in words.",
-        "FRIEND": "that is the permission of the photo story above."})),
+    "02.4": claims(2, "ad", {
+        "b": "after its last attempt a delivery stays failed: nothing sends it again, the app must catch up "
+             "another way.",
+        "c": "the log holds what the platform sent; the forged tokens went straight to the inbox, never through "
+             "the platform."},
+        "(a) and (d) hold: three attempts each, then failed; delivered is about the answer, not what the app did."),
+    "03a.1": top(2, "the number of stories", {"kind": "number"}, task="debug"),          # live
     "03a.2": top(2, "a list of nicknames", items(["Alex", "Alice", "Ivy"])),
     "03a.3": choice(1, "b", {
         "a": "with several receivers the call answers 200: a partial failure is a row of the report, not an error.",
         "c": "the limit counts at once: the third message of the call already meets it."},
         "(b): a limit reached in the middle of a call is a partial failure (HTTP 200 with failure_info); the next "
         "cells show it."),
-    "03a.4": top(1, "the result code", number(0)),
+    "03a.4": claims(2, "ad", {
+        "b": "the limit counts the messages friends received, one per receiver; a memo to oneself and a refused "
+             "receiver do not count.",
+        "c": "a refused message is not kept for later: the app must send it again.",
+        "e": "two messages had gone out already, so a limit of 5 leaves three: two of the five are still refused."},
+        "(a) and (d) hold: a partial failure is rows of a 200 report; for one receiver the limit is an ApiError.",
+        options="abcde"),
     "03b.1": choice(1, "b", {
         "a": "NONE is the relation of a linked user who never added the channel; these users are not linked.",
         "c": "one call reads many users; unknown ones do not fail it."},
         "(b): users not linked to the app are omitted, and the meta lists them; the next cell shows it."),
-    "03b.2": top(1, "a number (KRW)", {"kind": "number", "unit": "KRW"}),                 # live
+    "03b.2": facts(2, "a text for the marketing team (2 to 4 sentences)",                 # live
+                   {"say": "how many users the file stores", "number": None},
+                   {"say": "what they spent together (KRW)", "number": None},
+                   {"say": "why the others are not stored",                 # only who added the channel
+                    "any": ["added the channel", "added our channel", "added your channel", "added this channel",
+                            "added _xcLqmC", "who added", "not added", "채널을 추가", "채널 추가", "추가한"]},
+                   min_words=20, max_words=100),
     "03b.3": top(2, "the number stored", {"kind": "number"}),                             # live
     "04a.1": choice(1, "a", {
         "b": "the exact search reads land-lot addresses too: the lots 341-17 and 341-5 are land-lot addresses.",

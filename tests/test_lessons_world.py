@@ -151,6 +151,47 @@ def test_02_3_after_an_extra_forged_post_the_learners_count_is_right(tmp_path):
         lesson.ns["tk"].close()
 
 
+# ---------------------------------------------------------------------- 03a.1: a story more
+def test_03a_1_after_a_story_more_the_learners_count_is_right(tmp_path):
+    lesson = Walkthrough("03a_story_and_messenger", tmp_path)
+    lesson.run_to("03a.1")
+    tk = lesson.ns["tk"]
+    try:
+        assert lesson.solve("03a.1")
+        counted = lesson.ns["answer"]
+        rows = len(tk.story.mystories())                          # the broken cell's count: a row per image
+        assert rows > counted
+        slip = lessons.check("03a.1", rows)
+        assert not slip and "a row per image" in str(slip), str(slip)
+        tk.story.post_note("하나 더", permission="M")              # the learner posts a story of their own
+        assert not lessons.check("03a.1", counted)
+        again = lesson.solve("03a.1")
+        assert again and lesson.ns["answer"] == counted + 1, str(again)
+    finally:
+        tk.close()
+
+
+# ---------------------------------------------------------------------- 03b.2: a text with the world's facts
+def test_03b_2_a_text_is_checked_for_the_facts_of_the_learners_own_file(tmp_path):
+    lesson = Walkthrough("03b_channel_and_customer_files", tmp_path)
+    lesson.run_to("03b.2")
+    tk = lesson.ns["tk"]
+    try:
+        assert lesson.solve("03b.2")
+        written = lesson.ns["answer"]
+        without_why = written.split(" We sent")[0] + " More news next week, with the spring campaign and its results."
+        missing = lessons.check("03b.2", without_why)
+        assert not missing and str(missing).endswith("does not say why the others are not stored yet."), str(missing)
+        tk.channel.delete_users(lesson.ns["fid"], "_xcLqmC", ["4100000003"])   # one user fewer in the file
+        stale = lessons.check("03b.2", written)
+        said = str(stale)
+        assert not stale and "how many users the file stores" in said and "what they spent together" in said, said
+        assert not any(ch.isdigit() for ch in said.replace("03b.2", "")), said     # no value given away
+        assert lesson.solve("03b.2")                               # the same text written from the world as it is
+    finally:
+        tk.close()
+
+
 # ---------------------------------------------------------------------- 00.3: a teacher's incident in a class
 def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(monkeypatch, tmp_path):
     from toolkit.classroom import Teacher

@@ -37,7 +37,8 @@ ASK_IN_A_NEW_CELL = """source => { const nb = window.jupyterapp.shell.currentWid
 
 @pytest.mark.parametrize("name,words", [
     ("01_login_and_consent", ["Auth host", "PKCE", "state"]),
-    ("02_webhooks_and_business", ["/account-status", "/unlink", "ServiceAK"]),
+    ("02_webhooks_and_business", ["/account-status", "/unlink", "/share", "/channel", "ServiceAK", "tk.events.platform",
+                                  "delivery log", "act on nothing", "count the share"]),
 ])
 def test_the_flows_are_drawn_offline(lab_page, lab, name, words):
     SHOTS.mkdir(exist_ok=True)
