@@ -243,18 +243,35 @@ def _items(answer, rule) -> list[str]:
     return lines
 
 
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]{43,128}")
+
+
 def _pkce(answer, rule) -> list[str]:
-    """(code_verifier, challenge): the challenge must be BASE64URL(SHA-256(verifier)) without padding."""
+    """(code_verifier, challenge): a verifier the learner made (text of 43 to 128 unreserved characters, RFC 7636
+    §4.1) and its challenge BASE64URL(SHA-256(verifier)) without padding — computed, not read from a request's
+    URL: a request's own verifier (a Secret) or a pair the toolkit made is refused."""
     answer = _plain(answer)
     if not isinstance(answer, (list, tuple)) or len(answer) != 2:
-        return ["a pair is wanted: (req.code_verifier, your challenge)."]
+        return ["a pair is wanted: (your_verifier, your_challenge)."]
     verifier, challenge = answer
-    verifier = verifier.reveal() if hasattr(verifier, "reveal") else verifier
+    if hasattr(verifier, "reveal"):
+        return ["that is a request's own verifier, whose challenge its URL already shows: make a verifier of your "
+                "own (secrets.token_urlsafe(48)) and hash that one."]
     if not isinstance(verifier, str) or not isinstance(challenge, (str, bytes)):
         return ["the verifier and the challenge are both text (a bytes challenge: .decode() it)."]
     challenge = challenge.decode() if isinstance(challenge, bytes) else challenge
     if verifier.startswith("••••"):
         return ["the verifier printed masked: hash verifier.reveal(), the value itself."]
+    if not _UNRESERVED.fullmatch(verifier):
+        return [f"a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (yours: {len(verifier)} "
+                "character(s)" + (", some of them others" if re.search(r"[^A-Za-z0-9._~-]", verifier) else "") +
+                "); secrets.token_urlsafe(48) makes one."]
+    import sys
+
+    made = getattr(sys.modules.get("toolkit.oauth"), "MADE_CHALLENGES", ())
+    if challenge in made:
+        return ["that challenge was made by the toolkit (it is in a request's URL): compute it yourself from "
+                "your own verifier with hashlib and base64."]
     digest = hashlib.sha256(verifier.encode()).digest()
     right = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
     if challenge == right:
@@ -611,25 +628,6 @@ def _live_00_3(tk, rule):
     return rule, f"In your sandbox now, this week's update counts {products} product-day(s) of outage (RED)."
 
 
-def _live_01_3(tk, rule):
-    import pandas as pd
-
-    token = getattr(getattr(tk, "_areas", {}).get("oauth"), "token", None)
-    claims = getattr(token, "claims", None) if token is not None else None
-    if not claims or "exp" not in claims or "iat" not in claims:
-        raise _Unanswerable("no ID token in this kernel yet: log in first (section 2, tk.login(...)), then check.")
-    issued = pd.Timestamp(claims["iat"], unit="s", tz="UTC")
-    expires = pd.Timestamp(claims["exp"], unit="s", tz="UTC")
-    hours = (expires - issued) / pd.Timedelta(hours=1)
-    day = f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d}"
-    _set(rule, "hours", v=hours)
-    utc_day = f"{expires:%Y-%m-%d}"
-    _set(rule, "kst_date", v=[day],
-         why={utc_day: "that is the UTC date; in Seoul it is 9 hours later."} if utc_day != day else {})
-    return rule, (f"Your ID token expires at {expires:%Y-%m-%d %H:%M} UTC = "
-                  f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d %H:%M} KST, {hours:g} hours after it was issued.")
-
-
 def _consents(tk):
     from .reports import consent_summary
 
@@ -638,21 +636,30 @@ def _consents(tk):
 
 
 def _live_01_4(tk, rule):
-    import pandas as pd
-
-    from .reports import consent_summary
+    """A note for a reader about the consent report: the linked users, those sharing their e-mail, and who withdrew
+    a consent most recently — all from the learner's sandbox now."""
+    from .reports import consent_events_frame
 
     report = tk.user.consent_report()
     if report.empty:
         raise _drifted("no user is linked to the app")
-    scopes = pd.concat(tk.user.scopes(target_id=user) for user in report.index)
-    summary = consent_summary(report, scopes)
-    optional = summary[summary["required"].eq(False).fillna(False).astype(bool) & (summary["agreed"] > 0)]
-    if optional.empty:
-        raise _drifted("no linked user agrees to an optional scope")
-    lowest = optional["rate_pct"].min()
-    rule["v"] = sorted(optional.loc[optional["rate_pct"] == lowest, "scope"])
-    return rule, f"In your sandbox now, the lowest optional rate, {lowest}% each: {', '.join(rule['v'])}."
+    linked = len(report)
+    email = int(report["account_email"].fillna(False).astype(bool).sum()) if "account_email" in report else 0
+    events = consent_events_frame(tk.sandbox.consent_events())
+    withdrawn = events[events["kind"] == "withdraw"] if len(events) else events
+    if withdrawn.empty:
+        raise _Unanswerable("no consent has been withdrawn in your sandbox yet: run sections 4 and 7 (민지's "
+                            "e-mail, the week before this page), then check.")
+    last = withdrawn[withdrawn["at"] == withdrawn["at"].max()]
+    names = {int(u["id"]): u["nickname"] for u in tk.sandbox.demo_users()}
+    who = sorted({int(u) for u in last["user_id"]})
+    ways = [way for u in who for way in (names.get(u), str(u)) if way]
+    say = [fact["say"] for fact in rule["facts"]]
+    rule["facts"] = [{"say": say[0], "number": linked}, {"say": say[1], "number": email},
+                     {"say": say[2], "any": ways}]
+    return rule, (f"In your sandbox now: {linked} users are linked, {email} of them share their e-mail, and the "
+                  f"most recent withdrawal was {' or '.join(names.get(u, str(u)) for u in who)}'s "
+                  f"({', '.join(sorted(set(last['scope'].astype(str))))}, {last['at'].max():%Y-%m-%d %H:%M} UTC).")
 
 
 JUNHO = 4100000002
@@ -723,8 +730,8 @@ def _live_03b_3(tk, rule):
     return rule, f"Your file 봄 이벤트 stores {stored} users."
 
 
-_LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.3": _live_01_3, "01.4": _live_01_4, "01.5": _live_01_5,
+_LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.4": _live_01_4, "01.5": _live_01_5,
          "02.3": _live_02_3, "03b.2": _live_03b_2, "03b.3": _live_03b_3}
 
 
-_RULES = "c-q}s-HRN@5&u`3g>ZM_wBB#st?+{!DM%zb8(R>JESBDx-rdR0PLHR1_HGdZVf2&);yf5TMg#>CjKKjt$ieUVZ=}`#kgDqL`MUj-qgaU_<eQo9>gr!r{i>>aAJiI+db8GN4{G8f4tWs4-?c;UsL%97FfC;`4K$lZ@?6oIp-dy69X8<;Yd4wC7wU*{c$J7zs)S-gF_MX39A12y3Z+?~m=ck`M$;p4p_wPbkf{lZ40OGA%xcph@^N8rA_Gt0n^4R}2(Oy(w~TclBLz?QY8*cf@gEQW@oV?t-#8I|;At43lT^S9&D9j;xexGaPV(`ua~^3FR+Eunq0m|+^m?)&95{YLU6n}YpbeV}5i8bi&}QBKw1lTVJGF1+h$Xlmk4KTzOk4!Y>}-hA;MF9E#t4O<$T${0Q$Yxzgdl=jOfTaN!@Y^{rZC*D3PAcGsBX4SdIr%HS3jQ!)GD(O%tawlpG7h=#aM!YWU3hmgLUUTOa(rxz!zkShYvw8ctneka8?Pln5m*sS_OzbIg3**O2Bd!!v0aMIFWwpffM+uW@WcavZHi1H24=SzFD}PW94<W>nal;(D5((M?wCa+^czdQtvkFO^|!qd#803zcf!<b%3OP(s-wJQhd?ubnKf}qYZDG&9)tMe>EDnKVZX9dQ)}G1W&>MZQ@OMG!|?WBubktHCF`W&;}%rV}?reM3{I)2Tz2j4<O1k*Mgk~dSbtj(c#0Y@QfDK0R0hxxK|7gca1>~I|aYwA&vn@nuGc_l5#KzHxniZ2-hW4V4vz-B*-)1_~((^bKU4|16|9hh!})cEQ5&fh+xwR4CWx%H;d5{YyxYF2;@ahgX0yDx<G1H0x6!BG2IqNxJ1l@gdKw5I-)TEy@F97l4G`zX@cGp0+Ecxk@KB$cmW9D{8c-G`_KXpY7-Em)&!*Tcqr&wyVqzKeYkZOPe#7#Ge4Lkbqp5_hY+ohM8daMnllR`*j{N)uQUVo*Ai81)ElT}8U^T1wF!NiDn0PQ!Ar_&NGG^d1e}M@G=Q+*1nYwXTJoUJ>h=0DJ8+`m#lgq$-<3OeuH3kB@X$fpc`Y{7fyjel1sNz$#v&)iX1%+`a_y4k_y}WWh2>D1amjUGfe2O`eFx-dZibv$CwnBF%##JLwT8<ArBaA6WG0^afrvcxbfrv{pn`G4b(*-SbL5o=>tPT<_6q#LR4k5;NseO#7xEq8@VAfBl3+a1E4Q!s!qFS!L(J0W6G>1w3d&(AR0dEol-bP6h9PDxEDWv{D2xJf#Dh>_CIM7KaQ(zF8l_6dU#$v%UG~XV$tOjUYz$BME|WajIvW~|P13Yz70i2iUzMV$1dUZ4b78uU*l>05j>2-S25uDphw{mj$cwPbg*wS_u5Ww~v4lZrW%wUxFcv<px;=J`QdzVB8kJaS?}ave7r~s$nw4Sh)PBuKcj7aBoxGCLZEhpHYV%@{Is3;VnSmK0;A)$Su=me?{qf+=&2kk*xiFj0IGD+<<c#>s4{zT*yHU(Jl{rAV^kyQ#tV+vdfq^y`6hC*W6RG%sBuhoN<t3Vvh**LRs?s5V&cR;F1rH$edS$c$;d&@8@acMJS?l(Ev97L+0&f~|h~>;C?Uk&HGiK0U*uuue{4DVOP@o_vxuBjv1UN%S3wTIWft+)A>+anTSPRlTm6-PRAc#itsM6di>h6AAbN6Nlm{eC--NDYRhbPwFxO100V4M9F7!WYf=s8z1u5gUJ4O1EMTbYdw;2s13cnmm~1gf{a^(07q21ZkSESx~2L<k1*7w}DJRp`sWuASFwo)Dx)HJYG>NJCA2ZvAGsCR<a|r%i^?ZW0mZ=@wv-utzQYJP*%=Hr`3l&fY-p|7P6d?ESNwF8&h%iP6#qcN<3}C@-51f&0GjZEl6mUxc(%B`jiyO^#ab7^neR8tn|FF}4mg;~GmNYTGfrDCSF=j^0;vgJFeOc6I|-QUB`0->ht@*&%#6%A8?ar@l-3Vg(~}LM9@~oodS1)}(~sR)bLLjkN`s0vuZ91p4xykCvZ3d-42F%P;@2{QVR5>Wk;gub;pC!=o49f5(<zKYRJdKeJx9S1LO;&dDBL{`Cp#wR+Wrkx1@eK^kUO7n?nJf@EuA0Jm}lw&KbMU|>7A{&QpASVEZ)4k#)&?bnPm(R)nRf%NPR<TMWlgG1+}aoVlj-y!2WoU@Ey(5000JABW=ko(a70Uaa|QS&V=oQ%e~5y4K&r%#$-tCF3J`Kks8#TXDl0qpQSo0G~bJJ|ICTCZC+plI5DI<3&hsaesfvc6I7mQ~IuT-52k-6~0%n73V}HL8|cR|*)%v|J1d&%oHM(`7Ku1MY#>L~%q;Gp@bK>LhPUB}{K`9h+a?!m%mZAmP%HEzWf?Xc;34PyvY`bZ4x@)*kdnV<`LvIb);P1<5hF|F@|!2Tyby<%qgd&DYz)gmB!@w6uDKEjGJFU!yZJ(5Fut78GQMMg5PgZjrzfM6;F%m9VGO*246y&lJ=)cuwPkZ*go<5An^r2k!acsATd>426zV2%B#nEx-JH`MbZhx*shcKY97>b0pcPpYKFXgiPk}R>QKVuPa{0LQ*M@7KYw26g&zS%pMeeno6ituxwFyj86_NsWO_0|CypT?^jh;JG$<TYLKajwJAE2G%5p;ySc;3m*$+6sZfX*3K9*~hn6!5#qD_?_HPALK^seO!p!xDduE7jnRY!n+g3mGGYWL!m-rdBGXUz%+}tJQzBxrzu$Q5{IDm=^O09+U3atBVBDdq|N=C&Z(hv&5qw25?A0YxYP<j}Q@GtC5^REQwp`O<5B6S!(pal*;sf7~Cz=4rIu#0^HTR8(=kIcQAGYcPsQ(JgT_?(`e?u8FxF~U2d|67E%)5%6}16nbd0n=2G&c5ZW)86^`19>yC5x%zXfAPb!<zN2(;`?XSX5Y<bSYp;L6|Ku}9>ZpEXz`g%xT!-ZyL*tP<c#_ZLw-P_baY{C=HqcjHmDHFoxM(`vsE@^vMwFcO@N#Rv8T6QK;Vr)G23xAN;vsXpUt3&4Px*~$W%>x2?6`?=t`?}sn9LnD*Vi;(yX75G6=w6nw+murqVmn%+|?Cx6#-oeK|<76qYTQzj0`k(pq<GuT<vIP>eQJ5Lc<-g(4IzKbY-;dl~rYtY17HH609e`w*4}YzNcKt=R7MTKItuqc>>Q?Cezcj`AviBxX<9rYi8Y*50N1LL;^DB)fi}1m^IIWSQf66+#i2n3D}p;(<maA=`!F>N5@SK}?6U)SJAOWr9xel)^P9pfgl>=X?QAfWjC`{ISIQhs6Dcz#x$q34AUC|J{2Bh`_;pdwK2JU$B=chb2~6`T3Y*lJ1@d+#{~ED^k}MnMoj%KreCvy?Yyvjt#%S;`<A@ar>jY*Ux@&bEm@8t&#bmRl4GZoxKh`rrRSEn67-iN-<cxUBwYZhSS+59-L;8+B~gOq}rR>tt#}k-3i<KT`RAsL{S0woMnZc0sJD^lZa0mJJIlTmYK;al|8#fOLpt6Xesy+wpdUEqzMX!VB>U<ZaOZPqzyZ0J`4c~0UVN@dE!|7HA2WSA<HnGMgJ|P;5#tI&~&_`e|>9?FR^z%W<&hVke~}Oh<G4F3ENB97-Bv)JEz|t<vbzGk5Qoiq;qd82=}fa4`whaBibCMn)9(_Outk@$&NRAd-f8j>6WN3mSVO&{p`C}Uwnln6mbXEONKf_C2>HhGP_?eSaz*by6~?SbMOk9UL$_HqvGn|iTA)2?<1$shAOVP-w!>u9W9(xPX#u$6ZQhn0_S>p)_V2T56j0-?OyH6rhWOJ>GFH~o~ZC-@YC_x)dmisjIjA)+>}!}rYapmR<>D;{{9Jf(cP)S&4JD<+LGqw42f6YIO%|aE_NjT;^yJM0dH`fkp"
+_RULES = "c-q}sTZ<#d75*!QAk0jdl_kwco|(lDcI@CK@!Hr6A*>fs>MltgwYuc4)@a1CuoyojfjAGwj#+{O4#wb+eOL!S<SqYZclJNzJEyApHoA=+$4*{mw=Y$7uHX62Y29zMTFrLjOx$m%i&-qA1pjaB2M1>&8!M4%9Z#Z6OcK2?d}pBNNhtQ)cqES6B9u#WAS7<3YB)E_h=CgFR0)Y2@6DCTL}Y|fNp_Q$C+Z>-fr?{c#<XRWH5-SbF^Q6p4i3gT3KZRm)wzmstBwEbSr+NU;OcHe(!&A$3FuGQxQD;9RE1HH;e{-nE8NJWnb3az0dAf1{`9|vOfuT6p%W!ym1QdB+v6qMLDD0V)u{9w(uj#tGb4^#tgP2B)3`blr|zyEij?#TWRmDisEf#0%?7j^ZjGa4M5YK+J)5aem?(x(Vr(IuO|RM;uLollOz^rp6^0D4QPZl<az@F7PG5`_NtJsDYiX0@Oe8vY#Yn?JdY%bvhI7wlJXdsWqEN9b9z4Lth=>kb!h0pk)YO!n(kYoZ(9_vGQx(HX5kr3xYnJM89v}!p({OtqRrXHi(}A^r+2flxcWc~!$J=GqX$b3tSL36!|2c<O`}CyQZ8zK4_q6vy=S6zbKJ7GNlIBV4h0aO&M*H~K-RZQBaHriqaxdLmZH-%Ri9xJ`i8&NXrg20*3C1!RDKU&vlUbG8D-v?x5>n1)f`pc-viV2>o~j_*LzZPSQ(_TiWA}uejt8sKGg;OX^gATtwQ_K<YYs|iinx?9y@NnHhxjg&3S+R{Y?_ckWLB{X^fU{V63!s-7m3%oY2|i_p6Q871X63JqlE2|K<N}OOKcq4!}tg>#+fR?eu<ahaD_>IBDHIYG@Ddyx-F0Bh?$I1vA@*wv=5o0VWiSS!Iy}f7$7oI2R?49sg(h1>!&3E2Tr>vm?Uz_$9V}tHJFczRJi>7;qy<vsfIE`xLfLNFpMq$P=x6SH8$m;koccF-MjSJ-~V~}#Y4M^WFymJ#AHgDVc;x;mgx9B&dB-}6a!?zlp(foR`p;pQkf}?ZV_Q90~Y%3{f3bwLjx5@Ovz1jD$)W@ivge51jWp`lT3MafjxVQq9rZL!YAs+R7SDbmq7rdW_?AM2bJ}UvF3aXQ?(Ej&Iu)&m}-P9!jlU?<H5aB-dUk*PMgY${sI_A+5nm8PL$+#I<1lq7im<BAqo|C1|$VUq*RAUorNZ?hxC+$Qc0jp9!T9vAVE}|RhJ4F#3vwIhm^i6P@Q(O*|F{^dt&9o2U~LE{vNO0I}^=j^HA*BbMi};$zDD1TJ^5LsysLpAUpV@4#Zf;VHE^9@U9e-O>6{z6sL?A-Jh1HmCWB(S98lEVIJ!)@;PBhx^g}-v9L)6R0@S0rOHM!pmGRyA@+Sz9p_}ry>)Oi$4^46h>A&+9SWoAorqx;PtJ892eIP%Q6@wlRBs#=M8s2^A(FsDrhSjAp8-LE5(@wW?Tef{<ZUHFGo3oTEmVLAu^MK?O?+B+)>OsFm^rPb&E{c5aSY5f#;RzdQ6jT>>har`!2(J4qXaxC3i}haJUGmCCEIvCkHH3he8n-1M&oRy`amCFD1{sl-y<L*Q+Ur5W+`z@kk4vebbI3!dlpg5o26pNaY+t0#7SV)7z8Bsb%9A&;l0kaAVsC=%39{@7oO|1NGk6`E3wThXRVTZuj*B!*A>$^(TP>f%^J>1rynyS`{Oz-Qk4GjCC+65q8g0bR`Afq9@!Evk(cogBp9iXPTdZDR;V28V2ujYb!tpto3*JHMdwVASE95R`&$CF-#(Yu?^hA}NV*JP$6wkd|IdILa3d0~v5C&VdHa{Y?!WQcRiG`_ui`2{fBV*Jw_mMumC_oA&$F?HTTQ0ZB_-Oq;{17|zL04w>M*x&4wraMs%9EKsPB#h;^OX;2bTGE4Vg8<%dxtktCwSkTDQ)Z>pB!q?o95Jqm`&jE2dHADYDP`X%vPi7}yAG2kewAAO!_lBx8mO!kqor@7#F{yrpHE6?eNIB}08s8xt5VUEgg?@cjTVi*BfHK{FTOsq;5!?u!T1JX>J{HcSfDTqxO4IONJJ(TotjRngcQoVg~}!drlPH>DXzX(-?{BS$Ld4lG1WEP9D&AjqW-AAUXlc5OHrsa4M=@P~Pvah$uj8LX++mU)wsSC}{RaSa_aPYyVuR3;sRAO`+DOp(5y@VNcv?bm$%rwWD9!G`pTbLT^K*>RsRRIc3_%Op`TYid-fS1GJk1O`dKo+dw=Qg?Gx%o82}QF$>U)V!RcuN(%08nEmf2J<8$Yc+oH_ODhBXT(099OS{UZRWE}BkVRN<U}Rnosa7!<7%O6R|;K>u<FM;+sG~83Iwz%0QA{E9$vox`00~BUVi+y%ilc`&p&!{`RS8qzkm4j>#xM+r;nfg;ZLI1?Nw;U#x?oHv%fqNy-u%QFj6hU8{A_%SzPsyDS@rc0aE1#RPpoy2<%>N{?xj6hBi~iea^~F`r7ww_8zi#P@aRno)qa|?Qne3I_);@?NIT(o%4!clBH7gkL5Lqp$yUc0uEAS)cIz;LY<Vy8J|AB{OnO1zN+}iy07klSdCy2+Cc2T;=85F$=>YQa;C)VE}?kY^<-Khj~BBhQ|){!-0My_D{xt+S9W8Pys+q+D`(U_wT=qdz;swF-F)M?EAU<b?7?k@I0mPw%!2XiB5$b@mA4-qnqO7n(2_P3T<+Fstv5raXJiF1AQi=aTF+=5pg$Uc`1K3KrfrwJkFEW`nVZZ_x6)#ecwDd7+tP&XxS?t3^hzqWyX9EpX)EM$6SzV^v0s+|z{!><nnl~QRBV(R1~?D%vom49ZNy+HLd2G&7ImNQytL=9_YNv9zk*N{NTsy-;^F1TA71|U^G^4j%MTts`|=5a>}MbD1Wjz2Jm8&#)kt4QUPekYl_w9QcZ`)x;-zpS=lA9sOoeERp$|eF(3+XiRQ=D8+M-`IId}Bk8*`9}nq`)Brt_p~h$76rokDFV_QJ$U%|J*pu#ZenHOTGaj7Cj%gSyd18bO$c{@|JwVq2wM56-UD&*O{}U4<2VhB|#fZyx5pD4+369%>}vKws>Eae-<rT~rY7bA{Z!&mZ^9jHbc)nC=J<k%1W?J&uMMkL!#mp0YXjvq{q((!}e1K4AadMyx>t`*!!fJM3MkavQQ9*e|r+EpmjQcIK_v=k)aSTJ|AZ4C!m*|E-0#!^y^I1FTq^0cq-%&Yu;ibF}mLgK#r-8NRmffBMbi%Rm41>DQ0z&AwkP{1>1qX}$d711Q7e<<hknOUpyJx(6szddhu<1wVi&k1njwLK<h}FO^bxTNOL1Rxy9dhDz4uAsu~}>Cb|7CC|Y1mMpfKt#-NENij?%$IqFVqKS=Wh)GnccB{o-$)QKUA4fS9G|7l9y6sXA^b;>iyLrOGkOBIWbg@R5TJOXwJ0~aIR%@5?<xP^8u>82<j<-gotaZ2cN>v=C0sIELzsQ6aBov<SPj|6<)$o&P<s*UZV9@O&Ev>P=nWp~4qh7B=4|o{8L9+JoPP}(mumIjMzsi-WnXj|<t9+<3f;O4vKjaukcKF46+3~!IK_XK-*$6ZZG!ps*7ssn-8i+yu{5TKBKT4XA&1p*En-j>K(&wEeu3&``DE>&(_lMN~8pT?oAPMqZN8w9%_s9Z!_uS7QeESQ3SvstVVHNW+k0jk|4!DQXWS*q1C7EfY(<oaO0D9*ZjgBq8;PC5j@anC1?!0{aXRqx<O#K;o96F(EQFwf<fyZQfW&-J2<;1i(c!nx*PCpB>SZKj;GTnrOlRQ(~r%ldOG?UQNY!#tb5digECt*c`o;}~~R~Diyz_j?z+U;3`Uqsgg;*-`+Fg%&&ZgN89*Z$Co-+C)r3VA>+7D&K6rHzqnk_YLw<MKt?qC>_XVh0KsQhdzCyY#!3SW-dO@qC*6w~#{afD{AU@ecp>r5#^V?|di*^y@RlAH<OH07DJ+QZYi#&#dPBOSS?hl>J!~`cIyFyNyV9gF2X-$=I#!FxAe-(h>jWjdu39(Yt0ZL6UCC`Z5)B?dkhpJ^$zvqEL(-#Fs2|#zxZ%6=qic@kjnyCyP{l_Es#xEi}D$`|W{Bry~;YA{6ftrm#Y_&^)>pq-+~4oYbcRo7xHY0nZuE_wu6i{F84kKlse)>Tb5(&Hqf7-@EQaMW+294$od}(JNdLHh&nmbgHnanGaBvT@~a1|A1O_cVf7Op$kS^k-S<V>C-nY+7pn)y}1V`KlnFg$!CE"
