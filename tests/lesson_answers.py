@@ -80,8 +80,9 @@ RULES = {
         "c": "the token endpoint is never reached: the check happens in the app, before any request."},
         "(b): the app compares the redirect's state with the request's and refuses before any request is sent."),
     "01.2": {"kind": "pkce", "level": 2, "wants": "the pair (your_verifier, your_challenge)", "task": "compute"},
-    "01.3": top(2, "the nickname in the fixed cell's token, as text", text("준호", noun="nickname", why={
-        "민지": "that is the user of section 2's token: read the claims of the token the fixed cell gets."}),
+    "01.3": top(2, "the user id (sub) in the fixed cell's token", text("4100000002", noun="user id", numeric_ok=True,
+                                                                     why={"4100000001": (
+        "that is 민지's id, from the token of section 2: read the claims of the token the fixed cell gets.")}),
         task="debug"),
     "01.4": facts(2, "your text (a string of two to four sentences)",                     # live
                   {"say": "how many users are linked to the app"},
