@@ -159,6 +159,24 @@ def test_01_5_when_junho_is_no_longer_linked_the_feedback_says_to_reset(lesson01
     _drift_said(box.feedback)
 
 
+def test_01_section_7_run_alone_checks_its_answers_right(tmp_path):
+    """A class that starts 01 at section 7 (the consent report): the set-up cell, then section 7 only. Ten users
+    are linked (민지 never logged in), and 01.4 and 01.5 are judged in that world: the official answers are ✓."""
+    lesson = Walkthrough("01_login_and_consent", tmp_path)
+    setup = next(i for i, c in enumerate(lesson.cells) if c["cell_type"] == "code")
+    section = next(i for i, c in enumerate(lesson.cells) if "".join(c["source"]).startswith("## 7."))
+    lesson.run(setup)
+    lesson.done = section
+    try:
+        lesson.run_to("01.4")
+        assert len(lesson.ns["report"]) == 10
+        assert lesson.solve("01.4"), lesson.ns["answer"]
+        lesson.run_to("01.5")
+        assert lesson.solve("01.5"), lesson.ns["answer"]
+    finally:
+        lesson.ns["tk"].close()
+
+
 # ---------------------------------------------------------------------- 02.3: an extra POST
 def test_02_3_after_an_extra_forged_post_the_learners_count_is_right(tmp_path):
     lesson = Walkthrough("02_webhooks_and_business", tmp_path)
