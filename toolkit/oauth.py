@@ -6,6 +6,7 @@
 >>> token = tk.login(scopes=["profile", "openid"])   # real service (or sandbox): browser + loopback callback server
 >>> req = tk.oauth.authorize_url(scope=["profile"])   # hosted notebook: open req.url, then paste the redirect URL
 >>> tk.oauth.complete(req, "http://localhost:8765/callback?code=...&state=...")
+>>> url = tk.sandbox.authorize(req, "minji@sandbox.test")   # sandbox: the user's side only, for a step-by-step login
 
 Every login uses ``state`` (checked on return), ``nonce`` (checked in the ID token) and PKCE S256. Tokens are
 kept in a :class:`Token` whose values are :class:`~toolkit.secrets.Secret`. ID tokens are verified with pyjwt
