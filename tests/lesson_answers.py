@@ -59,11 +59,6 @@ def top(level, wants, rule, task="compute"):
     return {"level": level, "wants": wants, "task": task, **rule}
 
 
-# not a wrong answer but a search never made: the learner's sandbox still has the day quota of section 3
-NOT_DONE = {"not_done": "not searched: your sandbox's daily quota of address searches is spent (section 3 set it); "
-                        "lift it as section 3 does (tk.sandbox.set_quota(\"local_search_address\", None)) and "
-                        "geocode again."}
-
 RULES = {
     "00.1": choice(1, "c", {
         "a": "the service keeps 30 days before today: 90 days of rows cannot exist.",
@@ -84,7 +79,7 @@ RULES = {
                                                                      why={"4100000001": (
         "that is 민지's id, from the token of section 2: read the claims of the token the fixed cell gets.")}),
         task="debug"),
-    "01.4": facts(2, "your text (a string of two to four sentences)",                     # live
+    "01.4": facts(3, "your text (a string of two to four sentences)",                     # live
                   {"say": "how many users are linked to the app"},
                   {"say": "how many of them share their e-mail (account_email)"},
                   {"say": "who withdrew a consent most recently"},
@@ -124,12 +119,12 @@ RULES = {
         "(b): users not linked to the app are omitted, and the meta lists them; the next cell shows it."),
     "03b.2": top(1, "a number (KRW)", {"kind": "number", "unit": "KRW"}),                 # live
     "03b.3": top(2, "the number stored", {"kind": "number"}),                             # live
-    "04a.1": record(1, "{'land_lot': ..., 'postal_code': ...}",
-                    land_lot={"kind": "text", "v": ["부산광역시 해운대구 우동 656"], "noun": "address",
-                              "why": {"부산광역시 해운대구 해운대로 626": "that is the road-name address you searched; "
-                                                                 "the land-lot one is in address.*"}},
-                    postal_code={"kind": "text", "v": ["48095"], "numeric_ok": True, "noun": "postal code"}),
-    "04a.2": record(2, "{'legal': ..., 'administrative': ...}",
+    "04a.1": choice(1, "a", {
+        "b": "the exact search reads land-lot addresses too: the lots 341-17 and 341-5 are land-lot addresses.",
+        "c": "the exact search answered in full (one empty page): there is nothing more to read."},
+        "(a): no lot is numbered 341 alone in 전포동; 'similar' lets the main number 341 match every sub-number "
+        "(341-1, 341-5, …), 'exact' wants that very number.", task="explain"),
+    "04a.2": record(2, "{'legal': ..., 'administrative': ...}", task="debug",
                     legal={"kind": "text", "v": ["우동"], "noun": "dong",
                            "why": {"우제1동": "that is the administrative dong (H); the legal one is type B."}},
                     administrative={"kind": "text", "v": ["우제1동"], "noun": "dong",
@@ -138,25 +133,39 @@ RULES = {
         "a": "however many match, the pages of one search stop at a ceiling.",
         "c": "category_all reads every page, not just the first."},
         "(b): a search shows at most 45 places however many match; the next cells show the counts."),
-    "04a.4": record(2, "{'count': ..., 'nearest': ...}",
-                    count={"kind": "number", "v": 26, "why": {
-                        "15": "that is one page: read every page (category_all)."}},
-                    nearest={"kind": "text", "v": ["지에스25S서면역점"], "noun": "place",
-                             "else": "not the nearest: sort by distance (sort='distance')."}),
+    "04a.4": claims(2, ["a", "c"], {
+        "b": "the map draws one page (15 places) of the search: a part of the rect with no dot may hold cafés that "
+             "page did not reach.",
+        "d": "a rect has no centre: a rect search gives no distance (a centre with x and y does)."},
+        "(a) and (c) hold: one page shows 15 of the cafés, and every page together stops at the 45 ceiling, so only "
+        "smaller searches combined reach them all."),
     "04b.1": choice(1, "b", {
         "a": "the answers already received are kept: the run stops cleanly.",
         "c": "geocode does not sleep until tomorrow: it stops and says how to go on."},
         "(b): geocode stops cleanly at the quota and says how to resume; the next cells show it."),
-    "04b.2": record(2, "{'해운대구 해운대로 626': status, '해운대로 999': status}",
-                    **{"해운대구 해운대로 626": {"kind": "text", "v": ["matched"], "noun": "status", "why": NOT_DONE},
-                       "해운대로 999": {"kind": "text", "v": ["not_found"], "noun": "status", "why": NOT_DONE}}),
+    "04b.2": claims(2, ["a", "c"], {
+        "b": "one of them is in Seoul: the sandbox's world is Busan, so no correction places it.",
+        "d": "the exact search settled none of them (0 of 3): a lot without its sub-number, or a road in two "
+             "districts, needs a person."},
+        "(a) and (c) hold: a road number in two districts and a lot number shared by several lots are several "
+        "places; only the customer can say which."),
     "04b.3": top(1, "a district name", text("기장군", noun="district", why={
         "부산진구": "부산진구 has the most customers; the question is spend per customer."})),
-    "04b.4": record(3, "{'customers': ..., 'spend_krw': ..., 'share_pct': ...}",
-                    customers={"kind": "number", "v": 5},
-                    spend_krw={"kind": "number", "v": 1288500, "unit": "KRW"},
-                    share_pct={"kind": "number", "v": 1.8, "tol": 0.051, "unit": "%",
-                               "scale": {"0.01": "that is a fraction: multiply by 100 for percent."}}),
+    "04b.4": facts(2, "a text for the shop's manager (2–4 sentences)",
+                   {"say": "which district has the most customers", "any": ["부산진구", "Busanjin"]},
+                   {"say": "how many customers live there", "number": 10},
+                   {"say": "how many customers are not on the map", "number": 5},
+                   {"say": "their share of all spending (in %)", "number": 1.8, "tol": 0.05},
+                   min_words=20, max_words=90),
+    "04b.5": record(2, "{'customers': ..., 'blank': ..., 'spaced': ...}", task="debug",
+                    customers={"kind": "number", "v": 93, "why": {
+                        "99": "that counts the file's rows: 6 rows repeat a customer (count after dropping them)."}},
+                    blank={"kind": "number", "v": 1, "why": {
+                        "0": "the empty cell was read as NaN, and NaN == '' is False: read with keep_default_na=False "
+                             "(and dtype=str), as section 1 does."}},
+                    spaced={"kind": "number", "v": 0, "why": {
+                        "8": "str.strip() trims only the ends: split the address into words and join them with one "
+                             "space, as section 2 does."}}),
     "05.1": record(2, "{'left': ..., 'right': ..., 'longest_m': ...}",
                    left={"kind": "number", "v": 7}, right={"kind": "number", "v": 14},
                    longest_m={"kind": "number", "v": 3662, "unit": "m",
@@ -165,15 +174,20 @@ RULES = {
         "a": "the tunnel is the short way through; going round is longer.",
         "c": "avoid=['toll'] changes the route, not only the report."},
         "(b): the detour around the hill is longer and slower, and costs no toll; the next cell shows by how much."),
-    "05.3": record(2, "{'shortest': ..., 'fastest': ...}",
-                   shortest={"kind": "text", "v": ["DISTANCE"], "noun": "priority"},
-                   fastest={"kind": "text", "v": ["TIME"], "noun": "priority"}),
-    "05.4": record(1, "{'km': ..., 'minutes': ..., 'taxi_krw': ...}",
-                   km={"kind": "number", "v": 19.2, "tol": 0.051, "unit": "km",
-                       "scale": {"1000": "that is metres: divide by 1000 for km."}},
-                   minutes={"kind": "number", "v": 56, "tol": 1, "unit": "min",
-                            "scale": {"60": "that is seconds: divide by 60 for minutes."}},
-                   taxi_krw={"kind": "number", "v": 18000, "unit": "KRW"}),
+    "05.3": claims(2, ["a", "c"], {
+        "b": "the traffic is the sandbox's model of the time of day on synthetic roads (the lesson's first lines "
+             "say so): it says nothing of real Busan at 18:00.",
+        "d": "only the main route is coloured by traffic; the dashed lines are the alternatives, in their own "
+             "colours, named 'alternative 1' and 'alternative 2' in the legend."},
+        "(a) and (c) hold: the bracket is the traffic_state code of the colour, and each dashed line is an "
+        "alternative route with its own distance, time and fare."),
+    "05.4": facts(2, "a text for a colleague (2–3 sentences)",                          # live
+                  {"say": "the distance in km", "tol": 0.5},
+                  {"say": "the driving time in minutes", "tol": 1},
+                  {"say": "the taxi fare in KRW", "tol": 0},
+                  {"say": "that the time is a model's estimate", "any": [
+                      "model", "estimate", "synthetic", "simulated", "not observed", "추정", "모델", "가상"]},
+                  min_words=20, max_words=80),
     "06.1": choice(1, "a", {
         "b": "cafés are many, but fewer than another group everywhere.",
         "c": "estate agents are many in some districts, but never the largest group."},
@@ -182,9 +196,12 @@ RULES = {
                    most={"kind": "items", "v": ["기장군", "서구"], "tie": True,      # tied in the table's rounding,
                          "also": [["기장군"]]},                                       # not in the exact ratios
                    fewest={"kind": "text", "v": ["사하구"], "noun": "district"}),
-    "06.3": record(1, "{'count': ..., 'nearest': ...}",
-                   count={"kind": "number", "v": 8},
-                   nearest={"kind": "text", "v": ["서면역 2호선", "서면역 1호선"], "noun": "station"}),  # both 67 m
+    "06.3": claims(2, ["a", "c"], {
+        "b": "MT1 holds the registry's 슈퍼마켓 class, mostly small grocery stores; 대형마트 (supermarket) is only the "
+             "group's name in the API.",
+        "d": "the ratio compares counts of places; it says nothing of how much coffee anyone drinks."},
+        "(a) and (c) hold: a landmark group holds only the buildings named so, and the registry's groups count "
+        "every shop."),
     "06.4": record(2, "{'car_minutes': ..., 'subway_minutes': ..., 'faster': 'car' or 'subway'}",
                    car_minutes={"kind": "number", "v": 70, "tol": 1, "unit": "min",
                                 "scale": {"60": "that is seconds: divide by 60 for minutes."}},

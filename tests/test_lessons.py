@@ -21,7 +21,7 @@ from tests.lesson_answers import RULES
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard) · \*([^*]+)\*")
 CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\)|answer\("([^"]+)"[,)])')
-LIVE = {"00.2", "00.3", "01.4", "01.5", "02.3", "03b.2", "03b.3"}      # answers that depend on the world
+LIVE = {"00.2", "00.3", "01.4", "01.5", "02.3", "03b.2", "03b.3", "05.4"}  # answers that depend on the world
 # The author's world (a fresh sandbox, each walkthrough run top to bottom): what the live exercises' rules become
 # there, so that their feedback is tested as the stored rules' is.
 AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts the API rows too"}},
@@ -30,7 +30,11 @@ AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts t
                              {"say": "who withdrew a consent most recently", "any": ["민지", "4100000001"]}]},
           "01.5": {"users": {"v": 11}, "before": {"v": 7, "also": {"8": "already agreed"}}, "after": {"v": 8}},
           "02.3": {"received": {"v": 8}, "verified": {"v": 7, "why": {"8": "not verified"}}},
-          "03b.2": {"v": 687000}, "03b.3": {"v": 7, "why": {"10": "only users who added the channel"}}}
+          "03b.2": {"v": 687000}, "03b.3": {"v": 7, "why": {"10": "only users who added the channel"}},
+          "05.4": {"facts": [{"say": "the distance in km", "tol": 0.5, "number": 19.185},       # 18:00 KST
+                             {"say": "the driving time in minutes", "tol": 1, "number": 56.65},
+                             {"say": "the taxi fare in KRW", "tol": 0, "number": 18000.0},
+                             RULES["05.4"]["facts"][3]]}}
 
 
 def rule_of(eid):
@@ -236,7 +240,8 @@ def test_right_answers_in_other_shapes_pass():
     assert lessons.check("03a.4", np.int64(0))
     assert lessons.check("05.1", {"left": np.int64(7), "right": 14.0, "longest_m": "3662"})
     assert lessons.check("03a.2", pd.Series(["Ivy", "alex", "Alice"]))        # a Series, any order, any case
-    assert lessons.check("04a.1", {"land_lot": " 부산광역시  해운대구 우동 656 ", "postal_code": 48095})
+    assert lessons.check("04a.2", {"legal": " 우동 ", "administrative": "우제1동"})
+    assert lessons.check("04b.5", {"customers": np.int64(93), "blank": np.int64(1), "spaced": 0.0})
     assert lessons.check("01.3", " 4100000002 ") and lessons.check("01.3", np.int64(4100000002))
     assert judge("01.4", ["11 users are linked to the app; 7 of them share their e-mail address with us.",
                           "The most recent withdrawal: 민지 took back her e-mail this morning."])
@@ -281,6 +286,8 @@ def test_only_facts_of_the_city_are_stored_the_rest_is_computed_from_the_world()
     def leaves(rule):
         if rule["kind"] == "record":
             return [v for part in rule["parts"].values() for v in leaves(part)]
+        if rule["kind"] == "facts":                    # the numbers a text must give (its words are no answer)
+            return [fact.get("number") for fact in rule["facts"] if "any" not in fact]
         return [rule.get("v")]
 
     for eid in LIVE:
@@ -304,9 +311,9 @@ def test_a_right_answer_taken_another_accepted_way_is_told_so():
 
 
 def test_answer_says_a_city_fact_in_words(capsys):
-    lessons.answer("04a.1")
+    lessons.answer("04a.2")
     shown = capsys.readouterr().out
-    assert shown == ("land_lot: 부산광역시 해운대구 우동 656; postal_code: 48095\n✓ 04a.1 — right.\n"), shown
+    assert shown == ("administrative: 우제1동; legal: 우동\n✓ 04a.2 — right.\n"), shown
 
 
 def test_the_newest_client_still_in_use_is_the_learners():

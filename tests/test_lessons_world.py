@@ -236,14 +236,44 @@ def city():
     tk.close()
 
 
-def test_06_3_every_station_at_the_nearest_distance_is_accepted(city):
-    stations = city.local.category("SW8", x=129.0592, y=35.1577, radius=2000, sort="distance")
-    tied = stations.loc[stations["distance"] == stations["distance"].min(), "place_name"].tolist()
-    assert len(tied) == 2 and all(name.startswith("서면역") for name in tied), tied    # both lines, same metres
-    for name in tied:
-        assert lessons.check("06.3", {"count": len(stations), "nearest": name}), name
-    farther = stations.loc[stations["distance"] > stations["distance"].min(), "place_name"].iloc[0]
-    assert not lessons.check("06.3", {"count": len(stations), "nearest": farther})
+def test_06_3_the_landmark_groups_hold_what_the_lesson_says(city):
+    """06's caveats are the data's: SC4 is the 117 landmark schools (강서구 has none of them), PS3 is 0 in five
+    districts, MT1 holds the registry's 슈퍼마켓 (small grocery stores)."""
+    words = {"SC4": "학교", "PS3": "어린이집", "MT1": "대형마트"}
+
+    def count(district, code):
+        found = city.local.keyword(f"{district} {words[code]}", category_group_code=code,
+                                   rect=toolkit.local.BUSAN_RECT, size=1)
+        return found.attrs["meta"]["total_count"]
+
+    districts = ["중구", "서구", "동구", "영도구", "부산진구", "동래구", "남구", "북구", "해운대구", "사하구", "금정구",
+                 "강서구", "연제구", "수영구", "사상구", "기장군"]
+    schools = {d: count(d, "SC4") for d in districts}
+    assert sum(schools.values()) == 117 and schools["강서구"] == 0, schools
+    assert sum(count(d, "PS3") == 0 for d in districts) == 5
+    groceries = city.local.keyword("부산진구 대형마트", category_group_code="MT1", rect=toolkit.local.BUSAN_RECT, size=15)
+    assert groceries["category_name"].str.contains("슈퍼마켓").all(), groceries["category_name"].unique()
+
+
+def test_05_4_the_text_is_checked_against_the_learners_clock(tmp_path):
+    """05.4 is a text for a reader with the route's numbers: computed from the learner's sandbox when checked, so
+    a clock moved on (other traffic) makes the 18:00 text stale, and the text of the new time right."""
+    lesson = Walkthrough("05_directions", tmp_path)
+    lesson.run_to("05.4")
+    try:
+        assert lesson.solve("05.4")
+        evening = lesson.ns["answer"]
+        tk = lesson.ns["tk"]
+        tk.sandbox.advance(hours=10)                              # 04:00 KST the next day: the roads are empty
+        stale = lessons.check("05.4", evening)
+        assert not stale and "the driving time in minutes" in str(stale), str(stale)
+        night = lesson.solve("05.4")
+        assert night and lesson.ns["answer"] != evening, str(night)
+        vague = lessons.check("05.4", re.sub(r"The time is .*$", "The time is what the roads give at that hour.",
+                                             lesson.ns["answer"]))
+        assert not vague and "that the time is a model's estimate" in str(vague), str(vague)
+    finally:
+        lesson.ns["tk"].close()
 
 
 def test_06_2_the_exact_ratios_and_the_rounded_table_are_both_right(city):

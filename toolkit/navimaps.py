@@ -23,13 +23,13 @@ __all__ = ["route_map", "origins_map", "TRAFFIC_COLORS", "ALT_COLORS", "WORDS"]
 
 #: The words of the maps, per ``lang=`` ("ko" or "en"): legends, tooltips and markers speak one language.
 WORDS = {
-    "ko": {"traffic": "교통 상황", "alternative": "대안 경로 {i}", "route": "경로 {i}: {distance:,} m, {minutes}분, 택시 "
+    "ko": {"traffic": "교통 상황 (코드)", "alternative": "대안 경로 {i}", "route": "경로 {i}: {distance:,} m, {minutes}분, 택시 "
            "{taxi:,}원", "road": "{name}: {distance} m, {speed} km/h, {state}", "origin": "출발", "waypoint": "경유 {n}",
            "destination": "도착", "states": TRAFFIC_STATES, "guides": GUIDE_TYPES, "drive_time": "운전 시간",
            "found": "경로 있음 (크기 = 시간)", "no_route": "경로 없음", "common": {"destination": "공통 목적지",
                                                                              "origin": "공통 출발지"},
            "tip": "{key}: {minutes}분, {distance:,} m", "center": {"destination": "목적지", "origin": "출발지"}},
-    "en": {"traffic": "traffic", "alternative": "alternative {i}", "route": "route {i}: {distance:,} m, {minutes} min, "
+    "en": {"traffic": "traffic state (code)", "alternative": "alternative {i}", "route": "route {i}: {distance:,} m, {minutes} min, "
            "taxi {taxi:,} KRW", "road": "{name}: {distance} m, {speed} km/h, {state}", "origin": "origin",
            "waypoint": "waypoint {n}", "destination": "destination", "states": TRAFFIC_STATES_EN,
            "guides": GUIDE_TYPES_EN, "drive_time": "drive time", "found": "route found (size = duration)",
@@ -70,8 +70,10 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
     coloured by traffic state (legend in the corner; hover a road for name, speed and state), alternatives
     dashed, guide points as small dots (hover for the guidance), and markers S (origin), 1, 2 … (waypoints),
     E (destination). ``tiles``: the base layer (default: the answer's client's — the sandbox's own tiles in
-    the sandbox, OpenStreetMap against the service). ``lang``: ``"ko"`` (default: 교통 상황, 지체 (2), 대안 경로 1)
-    or ``"en"`` (traffic, delayed (2), alternative 1) for the legend, the tooltips and the markers.
+    the sandbox, OpenStreetMap against the service). ``lang``: ``"ko"`` (default: 교통 상황 (코드), 지체 (2), 대안
+    경로 1) or ``"en"`` (traffic state (code), delayed (2), alternative 1) for the legend, the tooltips and the
+    markers. The number after a state in the legend is its ``traffic_state`` code (1 jammed … 4 smooth, 0 no
+    information), as in the route's ``roads`` frame; the legend's title says so.
 
     >>> route_map(tk.navi.directions((129.03, 35.10), (129.06, 35.157), alternatives=True), lang="en")  # doctest: +SKIP
     """

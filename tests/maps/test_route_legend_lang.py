@@ -29,6 +29,10 @@ def test_the_route_map_speaks_one_language(tk):
     assert "교통 상황" in ko and "대안 경로 1" in ko and "출발 남포동" in ko and "경유 1 초량" in ko
     assert "traffic" in en and "alternative 1" in en and "origin 남포동" in en and "waypoint 1 초량" in en
     assert re.search(r"(jammed|delayed|slow|smooth|no information) \(\d\)", en)
+    # the number in brackets is the traffic_state code (not a count), and the legend's title says so
+    assert en.splitlines()[0] == "traffic state (code)" and ko.splitlines()[0] == "교통 상황 (코드)"
+    states = {int(k) for k in re.findall(r"\((\d)\)", en.split("alternative")[0])}
+    assert states == set(r.roads["traffic_state"]), (states, set(r.roads["traffic_state"]))
     assert not [w for w in EN_WORDS if w in ko], [w for w in EN_WORDS if w in ko]
     assert not [w for w in KO_WORDS if w in en], [w for w in KO_WORDS if w in en]
     with pytest.raises(ValueError, match="lang must be 'ko' or 'en'"):
