@@ -484,8 +484,9 @@ class SandboxHandle:
         """Act as the end user in a browser for one authorization request: open ``request.url`` (a request of
         ``tk.oauth.authorize_url(...)``, with its ``state``, ``nonce`` and PKCE challenge), log in as a demo user
         (``email`` or ``user_id``; password ``sandbox``), press Agree — or Cancel with ``agree=False`` — on the
-        consent page (``optional``: the optional scopes to tick, default all), and return the URL the browser is
-        sent back to: the redirect URI with ``code`` and ``state`` (or ``error`` and ``state``). Nothing is
+        consent page (``optional``: the optional scopes to tick, default all; a user who already agreed to every
+        scope asked sees no consent page, so the redirect carries a code either way), and return the URL the
+        browser is sent back to: the redirect URI with ``code`` and ``state`` (or ``error`` and ``state``). Nothing is
         exchanged: the app's side is yours, step by step — ``tk.oauth.complete(request, url)`` checks ``state``,
         exchanges the code with the PKCE verifier and checks the ID token's ``nonce``. ``tk.login(email)`` is the
         same step followed by that exchange. A code is good for one exchange, for a few minutes.
