@@ -74,15 +74,23 @@ RULES = {
         "a": "a code alone proves nothing: the app first checks that the redirect answers its own request.",
         "c": "the token endpoint is never reached: the check happens in the app, before any request."},
         "(b): the app compares the redirect's state with the request's and refuses before any request is sent."),
-    "01.2": {"kind": "pkce", "level": 2, "wants": "the pair (req.code_verifier, your challenge)", "task": "compute"},
-    "01.3": record(1, "{'hours': ..., 'kst_date': 'YYYY-MM-DD'}",                          # live
-                   hours={"kind": "number", "tol": 0.01, "unit": "h",
-                          "scale": {"3600": "that is seconds: divide by 3600 for hours.",
-                                    "60": "that is minutes: divide by 60 for hours."}},
-                   kst_date={"kind": "text", "noun": "date"}),
-    "01.4": top(2, "a list of scope ids", {"kind": "items", "tie": True}),               # live
-    "01.5": record(3, "{'users': ..., 'before': ..., 'after': ...}",                     # live
+    "01.2": {"kind": "pkce", "level": 2, "wants": "the pair (your_verifier, your_challenge)", "task": "compute"},
+    "01.3": top(2, "the user id (sub) in the fixed cell's token", text("4100000002", noun="user id", numeric_ok=True,
+                                                                     why={"4100000001": (
+        "that is 민지's id, from the token of section 2: read the claims of the token the fixed cell gets.")}),
+        task="debug"),
+    "01.4": facts(3, "your text (a string of two to four sentences)",                     # live
+                  {"say": "how many users are linked to the app"},
+                  {"say": "how many of them share their e-mail (account_email)"},
+                  {"say": "who withdrew a consent most recently"},
+                  task="write", min_words=20, max_words=100),
+    "01.5": record(2, "{'users': ..., 'before': ..., 'after': ...}",                     # live
                    users={"kind": "number"}, before={"kind": "number"}, after={"kind": "number"}),
+    "01.6": claims(2, "ace", {
+        "b": "민지 had agreed to profile (section 4 shows it agreed); the app requires it, so it is not revocable "
+             "and the service answers -3.",
+        "d": "nothing failed: the answer lists what was revoked, and a term never agreed to is left out."},
+        "(a), (c), (e) hold.", options="abcde", task="explain"),
     "02.1": choice(1, "b", {
         "a": "a right issuer and audience say nothing about who signed: the signature is checked too.",
         "c": "the issuer is right here; the check that fails comes later in the order."},

@@ -325,6 +325,20 @@ def test_login_lesson_exercises_state_nonce_or_pkce():
     assert re.search(r"`state`|`nonce`|PKCE", prompts)
 
 
+def test_login_lesson_teaching_cells_show_each_refusal():
+    """01's teaching cells (not its answers) drive a login step by step with tk.sandbox.authorize and store what
+    each check refuses: a forged state, a wrong PKCE verifier (invalid_grant KOE320), a wrong nonce."""
+    path = next(p for p in NOTEBOOKS if p.name.startswith("01_"))
+    teaching = [c for c in _cells(path) if c["cell_type"] == "code" and not {"solution", "exercise"} & set(_tags(c))]
+    stored = {_text(c.get("outputs", [])): "".join(c["source"]) for c in teaching}
+    wanted = {"a forged state": r"RedirectError — state_mismatch", "a wrong verifier": r"invalid_grant KOE320 — PKCE",
+              "a wrong nonce": r"IdTokenError — ID token nonce does not match"}
+    for what, pattern in wanted.items():
+        shown = [source for text, source in stored.items() if re.search(pattern, text)]
+        assert shown, f"01: no teaching cell stores the refusal of {what}"
+    assert any("tk.sandbox.authorize(req" in source for source in stored.values())
+
+
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.name)
 def test_the_frame_gives_teaching_and_exercise_minutes(path):
     frame = "".join(_cells(path)[1]["source"])

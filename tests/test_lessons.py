@@ -14,17 +14,20 @@ import pytest
 
 import toolkit.lessons as lessons
 from toolkit.errors import ParameterError
+from toolkit.oauth import pkce_pair
+from toolkit.secrets import Secret
 from tests.lesson_answers import RULES
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard) · \*([^*]+)\*")
 CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\)|answer\("([^"]+)"[,)])')
-LIVE = {"00.2", "00.3", "01.3", "01.4", "01.5", "02.3", "03a.1", "03b.2", "03b.3", "05.4"}  # answers that depend on the world
+LIVE = {"00.2", "00.3", "01.4", "01.5", "02.3", "03a.1", "03b.2", "03b.3", "05.4"}  # answers that depend on the world
 # The author's world (a fresh sandbox, each walkthrough run top to bottom): what the live exercises' rules become
 # there, so that their feedback is tested as the stored rules' is.
 AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts the API rows too"}},
-          "01.3": {"hours": {"v": 6}, "kst_date": {"v": ["2026-11-21"]}},
-          "01.4": {"v": ["phone_number", "story_publish"]},
+          "01.4": {"facts": [{"say": "how many users are linked to the app", "number": 11},
+                             {"say": "how many of them share their e-mail (account_email)", "number": 7},
+                             {"say": "who withdrew a consent most recently", "any": ["민지", "4100000001"]}]},
           "01.5": {"users": {"v": 11}, "before": {"v": 7, "also": {"8": "already agreed"}}, "after": {"v": 8}},
           "02.3": {"received": {"v": 9}, "verified": {"v": 7, "why": {"9": "not verified"}}},
           "03a.1": {"v": 4, "why": {"8": "a row per image"}},
@@ -154,7 +157,11 @@ def wrong_answers(rule):
         out += [((verifier, digest.hex()), "hex digest"), ((verifier, challenge + "="), "padding"),
                 ((verifier, base64.b64encode(digest).decode()), "URL-safe") if re.search(r"[+/]", base64.b64encode(
                     digest).decode()) else ((verifier, verifier), "plain"),
-                ((verifier, verifier), "plain"), ((verifier, "x"), "not the S256"), ("x", "a pair is wanted")]
+                ((verifier, verifier), "plain"), ((verifier, "x"), "not the S256"), ("x", "a pair is wanted"),
+                ((Secret(verifier), challenge), "a request's own verifier"), (("short", "x"), "43 to 128"),
+                ((verifier + " é", challenge), "some of them others")]
+        made_verifier, made = pkce_pair()            # a pair the toolkit made: its challenge is in a request's URL
+        out.append(((made_verifier.reveal(), made), "made by the toolkit"))
     return out
 
 
@@ -239,7 +246,9 @@ def test_right_answers_in_other_shapes_pass():
     assert lessons.check("03a.2", pd.Series(["Ivy", "alex", "Alice"]))        # a Series, any order, any case
     assert lessons.check("04a.2", {"legal": " 우동 ", "administrative": "우제1동"})
     assert lessons.check("04b.5", {"customers": np.int64(93), "blank": np.int64(1), "spaced": 0.0})
-    assert judge("01.3", {"hours": np.float64(6.0), "kst_date": "2026-11-21"})
+    assert lessons.check("01.3", " 4100000002 ") and lessons.check("01.3", np.int64(4100000002))
+    assert judge("01.4", ["11 users are linked to the app; 7 of them share their e-mail address with us.",
+                          "The most recent withdrawal: 민지 took back her e-mail this morning."])
     assert lessons.check("00.1", "(C)")
 
 

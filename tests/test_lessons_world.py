@@ -115,10 +115,39 @@ def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
 
 
 def test_answer_of_a_state_dependent_exercise_is_computed_from_the_world(lesson01, capsys):
-    """answer() computes a live exercise's answer from the newest client's world and checks it."""
+    """answer() computes a live exercise's answer from the newest client's world: 01.4's facts are the learner's
+    numbers now (a text of the learner's own has no single right form, so no check line follows)."""
+    tk = lesson01.ns["tk"]
+    report = tk.user.consent_report()
     lessons.answer("01.4")
     shown = capsys.readouterr().out
-    assert shown.startswith("In your sandbox now, the lowest optional rate") and "✓ 01.4 — right." in shown, shown
+    assert shown.startswith(f"In your sandbox now: {len(report)} users are linked, "
+                            f"{int(report['account_email'].sum())} of them share their e-mail"), shown
+
+
+def test_01_4_a_text_is_judged_by_the_facts_of_the_world_as_it_is_now(lesson01):
+    """The official text, written from the world as it is when the cell runs (after 01.5 too), is right; the same
+    text with another e-mail count is not, and the feedback names the fact, not its value."""
+    tk = lesson01.ns["tk"]
+    assert lesson01.solve("01.4")
+    text = lesson01.ns["answer"]
+    email = int(tk.user.consent_report()["account_email"].sum())
+    changed = text.replace(f"and {email} of them", f"and {email + 1} of them")
+    assert changed != text
+    result = lessons.check("01.4", changed)
+    assert not result and "how many of them share their e-mail" in str(result), str(result)
+    assert f"{email}" not in str(result).split("—", 1)[1]
+
+
+def test_01_3_the_broken_cell_fails_and_the_fixed_one_is_right(lesson01):
+    """The debug exercise: the prompt's cell, run as shown, is refused (state_mismatch); the fixed cell's value
+    passes the check; 민지 stays the client's user (use=False)."""
+    cell = next(c for c in lesson01.cells if "kind:debug" in c["metadata"].get("tags", []))
+    broken = re.search(r"```python\n(.*?)```", "".join(cell["source"]), re.S).group(1)
+    with pytest.raises(toolkit.errors.RedirectError, match="state_mismatch"):
+        exec(compile(broken, "01.3 as shown", "exec"), dict(lesson01.ns))
+    assert lesson01.solve("01.3")
+    assert not lessons.check("01.3", lesson01.ns["tk"].user.me()["id"])         # 민지's id: the old token
 
 
 def test_01_5_when_junho_is_no_longer_linked_the_feedback_says_to_reset(lesson01):
@@ -128,6 +157,24 @@ def test_01_5_when_junho_is_no_longer_linked_the_feedback_says_to_reset(lesson01
     box = lessons.Answer("01.5")
     lessons.answer("01.5", box)
     _drift_said(box.feedback)
+
+
+def test_01_section_7_run_alone_checks_its_answers_right(tmp_path):
+    """A class that starts 01 at section 7 (the consent report): the set-up cell, then section 7 only. Ten users
+    are linked (민지 never logged in), and 01.4 and 01.5 are judged in that world: the official answers are ✓."""
+    lesson = Walkthrough("01_login_and_consent", tmp_path)
+    setup = next(i for i, c in enumerate(lesson.cells) if c["cell_type"] == "code")
+    section = next(i for i, c in enumerate(lesson.cells) if "".join(c["source"]).startswith("## 7."))
+    lesson.run(setup)
+    lesson.done = section
+    try:
+        lesson.run_to("01.4")
+        assert len(lesson.ns["report"]) == 10
+        assert lesson.solve("01.4"), lesson.ns["answer"]
+        lesson.run_to("01.5")
+        assert lesson.solve("01.5"), lesson.ns["answer"]
+    finally:
+        lesson.ns["tk"].close()
 
 
 # ---------------------------------------------------------------------- 02.3: an extra POST

@@ -77,6 +77,8 @@ class Client:
         self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
         self._areas: dict[str, Any] = {}
         self._user_listeners: list = []
+        if sandbox is not None:
+            sandbox._owner = weakref.ref(self)   # its authorize() plays the user in this client's browser
         note_binding(self)        # maps of this process default to this client's base layer (toolkit.mapassets)
         _LATEST.append(weakref.ref(self))   # the lessons' self-check judges this client's world (latest_client)
         del _LATEST[:-8]
@@ -288,6 +290,7 @@ class SandboxHandle:
         self.browser_url = browser_url.rstrip("/") if browser_url else None   # where a browser reaches it
         self._core: RequestCore | None = None
         self._clock_seen: tuple[float, bool, float] | None = None   # (sandbox unix, frozen, local monotonic)
+        self._owner: "Callable[[], Client | None] | None" = None     # the client bound to it (authorize's browser)
 
     def _call(self, method: str, path: str, **kw):
         if self._core is None:
@@ -475,6 +478,31 @@ class SandboxHandle:
             if tokens.get(key):
                 tokens[key] = Secret(tokens[key])
         return tokens
+
+    def authorize(self, request, email: str | None = None, *, user_id: int | None = None,
+                  password: str = "sandbox", agree: bool = True, optional=None) -> str:
+        """Act as the end user in a browser for one authorization request: open ``request.url`` (a request of
+        ``tk.oauth.authorize_url(...)``, with its ``state``, ``nonce`` and PKCE challenge), log in as a demo user
+        (``email`` or ``user_id``; password ``sandbox``), press Agree — or Cancel with ``agree=False`` — on the
+        consent page (``optional``: the optional scopes to tick, default all; a user who already agreed to every
+        scope asked sees no consent page, so the redirect carries a code either way), and return the URL the
+        browser is sent back to: the redirect URI with ``code`` and ``state`` (or ``error`` and ``state``). Nothing is
+        exchanged: the app's side is yours, step by step — ``tk.oauth.complete(request, url)`` checks ``state``,
+        exchanges the code with the PKCE verifier and checks the ID token's ``nonce``. ``tk.login(email)`` is the
+        same step followed by that exchange. A code is good for one exchange, for a few minutes.
+
+        >>> req = tk.oauth.authorize_url(["profile", "openid"])                  # doctest: +SKIP
+        >>> url = tk.sandbox.authorize(req, "minji@sandbox.test")                # doctest: +SKIP
+        >>> sorted(parse_qs(urlsplit(url).query))                                # doctest: +SKIP
+        ['code', 'state']
+        >>> token = tk.oauth.complete(req, url)                                  # doctest: +SKIP
+        """
+        client = self._owner() if self._owner is not None else None
+        if client is None:
+            raise ConfigurationError("this sandbox handle is bound to no client any more: use tk.sandbox of the "
+                                     "client that built the request (tk = toolkit.connect())")
+        return client.oauth.user_side(request, email, user_id=user_id, password=password, agree=agree,
+                                      optional=optional)
 
     def demo_users(self) -> list[dict]:
         """The demo users (``id``, ``email``, ``nickname``; never passwords)."""

@@ -243,18 +243,35 @@ def _items(answer, rule) -> list[str]:
     return lines
 
 
+_UNRESERVED = re.compile(r"[A-Za-z0-9._~-]{43,128}")
+
+
 def _pkce(answer, rule) -> list[str]:
-    """(code_verifier, challenge): the challenge must be BASE64URL(SHA-256(verifier)) without padding."""
+    """(code_verifier, challenge): a verifier the learner made (text of 43 to 128 unreserved characters, RFC 7636
+    §4.1) and its challenge BASE64URL(SHA-256(verifier)) without padding — computed, not read from a request's
+    URL: a request's own verifier (a Secret) or a pair the toolkit made is refused."""
     answer = _plain(answer)
     if not isinstance(answer, (list, tuple)) or len(answer) != 2:
-        return ["a pair is wanted: (req.code_verifier, your challenge)."]
+        return ["a pair is wanted: (your_verifier, your_challenge)."]
     verifier, challenge = answer
-    verifier = verifier.reveal() if hasattr(verifier, "reveal") else verifier
+    if hasattr(verifier, "reveal"):
+        return ["that is a request's own verifier, whose challenge its URL already shows: make a verifier of your "
+                "own (secrets.token_urlsafe(48)) and hash that one."]
     if not isinstance(verifier, str) or not isinstance(challenge, (str, bytes)):
         return ["the verifier and the challenge are both text (a bytes challenge: .decode() it)."]
     challenge = challenge.decode() if isinstance(challenge, bytes) else challenge
     if verifier.startswith("••••"):
         return ["the verifier printed masked: hash verifier.reveal(), the value itself."]
+    if not _UNRESERVED.fullmatch(verifier):
+        return [f"a PKCE verifier is 43 to 128 characters of A-Z a-z 0-9 - . _ ~ (yours: {len(verifier)} "
+                "character(s)" + (", some of them others" if re.search(r"[^A-Za-z0-9._~-]", verifier) else "") +
+                "); secrets.token_urlsafe(48) makes one."]
+    import sys
+
+    made = getattr(sys.modules.get("toolkit.oauth"), "MADE_CHALLENGES", ())
+    if challenge in made:
+        return ["that challenge was made by the toolkit (it is in a request's URL): compute it yourself from "
+                "your own verifier with hashlib and base64."]
     digest = hashlib.sha256(verifier.encode()).digest()
     right = base64.urlsafe_b64encode(digest).rstrip(b"=").decode()
     if challenge == right:
@@ -611,25 +628,6 @@ def _live_00_3(tk, rule):
     return rule, f"In your sandbox now, this week's update counts {products} product-day(s) of outage (RED)."
 
 
-def _live_01_3(tk, rule):
-    import pandas as pd
-
-    token = getattr(getattr(tk, "_areas", {}).get("oauth"), "token", None)
-    claims = getattr(token, "claims", None) if token is not None else None
-    if not claims or "exp" not in claims or "iat" not in claims:
-        raise _Unanswerable("no ID token in this kernel yet: log in first (section 2, tk.login(...)), then check.")
-    issued = pd.Timestamp(claims["iat"], unit="s", tz="UTC")
-    expires = pd.Timestamp(claims["exp"], unit="s", tz="UTC")
-    hours = (expires - issued) / pd.Timedelta(hours=1)
-    day = f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d}"
-    _set(rule, "hours", v=hours)
-    utc_day = f"{expires:%Y-%m-%d}"
-    _set(rule, "kst_date", v=[day],
-         why={utc_day: "that is the UTC date; in Seoul it is 9 hours later."} if utc_day != day else {})
-    return rule, (f"Your ID token expires at {expires:%Y-%m-%d %H:%M} UTC = "
-                  f"{expires.tz_convert('Asia/Seoul'):%Y-%m-%d %H:%M} KST, {hours:g} hours after it was issued.")
-
-
 def _consents(tk):
     from .reports import consent_summary
 
@@ -638,21 +636,30 @@ def _consents(tk):
 
 
 def _live_01_4(tk, rule):
-    import pandas as pd
-
-    from .reports import consent_summary
+    """A note for a reader about the consent report: the linked users, those sharing their e-mail, and who withdrew
+    a consent most recently — all from the learner's sandbox now."""
+    from .reports import consent_events_frame
 
     report = tk.user.consent_report()
     if report.empty:
         raise _drifted("no user is linked to the app")
-    scopes = pd.concat(tk.user.scopes(target_id=user) for user in report.index)
-    summary = consent_summary(report, scopes)
-    optional = summary[summary["required"].eq(False).fillna(False).astype(bool) & (summary["agreed"] > 0)]
-    if optional.empty:
-        raise _drifted("no linked user agrees to an optional scope")
-    lowest = optional["rate_pct"].min()
-    rule["v"] = sorted(optional.loc[optional["rate_pct"] == lowest, "scope"])
-    return rule, f"In your sandbox now, the lowest optional rate, {lowest}% each: {', '.join(rule['v'])}."
+    linked = len(report)
+    email = int(report["account_email"].fillna(False).astype(bool).sum()) if "account_email" in report else 0
+    events = consent_events_frame(tk.sandbox.consent_events())
+    withdrawn = events[events["kind"] == "withdraw"] if len(events) else events
+    if withdrawn.empty:
+        raise _Unanswerable("no consent has been withdrawn in your sandbox yet: run sections 4 and 7 (민지's "
+                            "e-mail, the week before this page), then check.")
+    last = withdrawn[withdrawn["at"] == withdrawn["at"].max()]
+    names = {int(u["id"]): u["nickname"] for u in tk.sandbox.demo_users()}
+    who = sorted({int(u) for u in last["user_id"]})
+    ways = [way for u in who for way in (names.get(u), str(u)) if way]
+    say = [fact["say"] for fact in rule["facts"]]
+    rule["facts"] = [{"say": say[0], "number": linked}, {"say": say[1], "number": email},
+                     {"say": say[2], "any": ways}]
+    return rule, (f"In your sandbox now: {linked} users are linked, {email} of them share their e-mail, and the "
+                  f"most recent withdrawal was {' or '.join(names.get(u, str(u)) for u in who)}'s "
+                  f"({', '.join(sorted(set(last['scope'].astype(str))))}, {last['at'].max():%Y-%m-%d %H:%M} UTC).")
 
 
 JUNHO = 4100000002
@@ -761,8 +768,9 @@ def _live_05_4(tk, rule):
                   "that the time is the sandbox's estimate from a traffic model, not observed traffic.")
 
 
-_LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.3": _live_01_3, "01.4": _live_01_4, "01.5": _live_01_5,
+_LIVE = {"00.2": _live_00_2, "00.3": _live_00_3, "01.4": _live_01_4, "01.5": _live_01_5,
          "02.3": _live_02_3, "03a.1": _live_03a_1, "03b.2": _live_03b_2, "03b.3": _live_03b_3, "05.4": _live_05_4}
 
 
-_RULES = "c-qxlOOGVSasDfb0gUbeW?R!e5AM!j52QqcgiM-{77z?#G03jU?k;v!WwEkqW*UnH*3upXL4piO1Z0CYc(G+0Jgg5Qc+k!NM91CP|KKkoGV9UP^CCr><YBfet1>b&o?k>JpKR^!j>cO@>dBTlFH)W4_`NlZwvSY`FsiaPT_%-U=Jw3-$kf((tcGK}QhQ?+>y_J98bhU-)y_CIH8Wcpr7`evZCs@ir<}>FW1gOy^GZb~O_f^^$)p->?WnC~lE<`gw6IBJXe2eKCdJSgzim+^Hg|aXa7)w6DgBA)PrUUQe~Z$@NmSv3s;mtLD(#j;FTB9eDbuH4XF9Kl*p|(WN=;Rnl7|;7mV>5O#H%yqDY#KfV+yDCc6qa5f0f14k$T`q?M#)lpGfDqt&}-Woa}5$)G)M2@;QkjE^SemSh*yHP*RZ4UZ$7jjnAWniI(`>uL?oNAT*M#GoMMmq}9(BhPY}pgt<f{KT^4ER57<ukgY2PVp#W7r?sJHm&Aru@$@MO!y+auiJ+CFGMVctWzrFGWV52KOi!>{rPx2QRg^ZaBN##Kwmj{<9__r&rXv5Y#;+&t=XiSiH}h)C7}AL^+ee4~DVx{$!Tr&}cr*sx2ZukHyg_fq4<;jsWORS`2b25Vf${#nADQg#VPrhs^B+ClERA<RP}9^#OShwpF4Kf`5-oH-H)@uYu97W{H#p?fJESfOMNI3`h(D5nmnNzP@Ulu*Mx7<q!oOjq<HaWT%vb9U`ZXN!PChujtq*GK6n3do`UZw{3iiDxwZdSziJOo>bk&mz_UX<{NpS{-f0l<mkA!dU=#^cXT*0*po8&By9Gfoju?FE-7ULz<0&AKa^zy*L&IXYNM;fm=QnBpI^d>)|B?_ICY6!w3lEw-6N@j^Echt((C0S33Kr%Pm!FKxY1tGxr*YybV;RT*-EkMLw;gBxUso{5fhr7GNkM`yg**tbfDo#!*bWB%@KH;#!6j{E9y*XKuV|%?hhrJoZe`Sfq-O(;_S?39v)7FAtEnRgI!@zsYR!AqbRF0TO&-?+){yMQf8Ss*WBQ+Y0cGMt{#=zho@ZY`n-n;js9}S)ck?wz`Xjmntb%qVWz(uw&ZD1Ua4sOugUQcs+Mn1Dab3{!{@~XE81e=w93(4`^Msl)F^T<5OlNa9PiddF7SHr_7GU+-_OdgS?J0~c?CG%WYbs4-a1h3Xvhe?j?mBc4Yv)bNaIw2wim)}PW|L%pfGMO)`joWv66~dd+Q_9k33(KMiA*dBg2N?h|^rM-ljZb7P0tUyO5XKHU(@E+mlR&B|Ouq~fjZ<ZaUz4@?b=f8-J)1OTd98cmy)D~h8+0ffOVaex>ZtefzScldPc$rxFx!XYZWv;ORI&{b4CU-d_97Ba@~J)d<`#FeD1|G^AwRTvg<N^>(W)@4z9v(|t#uwVPU~1JW}0-?rski%{b)eaXIiQPEiZ9O;q_JVn1lwS?nr5}OZuUI!q#Ln1kM5PBvr(LDVP?LV9wS9!Ocxft9D&JHq&~(=J3K&<Kj@^nuFgh;o!YVP8o}Bj7@>*uNa;J`G(&>Z;k2wOHoNn88eKxk&sgMxY9tN@Z+q2<_Qbzkc@M79ups{*rZqsv4A8hF5Bv0hnyKM>=6k?rZ|cF5ebWL0IN4uJ3#`#DyBpzs#=fI?N>bzA>oM26b=NuutWmdY&TAE!NP%@4L;Q{elG;rl;84-z$VHbk;G9Gx5(}ZY$-j5Tz8tCXElK|T}2C3Q-sFnpns-U{m_-#IrHOMxj{h{j5X`jkYc-H)%cQJ$W^80U<bo*{CLMZClqPx`JzWIM7TZe6V%o9$mCiF;i8u3a89pm2~@uoXn(ajN_6>VYR>8D&D5u@cTZPW6&86CEpwf9R^Ho~c4<Zi^>}0(f_|37acYPVFgE}t+p{94O?1jirld1`=h34N)C4$>1DPK_N%EQ9UaRgMm-k<<y8mV}FthH+F0eBnElP=<yz_t_u+5_lGGM`=(hr_gn!=Wq__{_7K?!cnrdi+-G9bJOMs1PneRE}zl(B-+oSvJ;HJOQ&63PniOyxR-IrMsqz_pQU?oP0RNrA%lF~e^XRuF`0Ii{WF>dhi~yV=v%h+Ft$zOCSON$PCkB4&gvI4A|FkSTUp00k#;5yCNql$p#@Fu^-c-Hg;4V9<ywwyb$xr&W9VVNh<um8)8sLV7O@xsLkbkugIEog<ML?dHt3%r5{l=EN`M8gC^#%Gt)TA)^BbOrJ7ZMgqekAmBwe1Jg=VAE`>xG;rBi*Ypao&X}J!kS4ic&K7Nhn#IZ$Nix9j%v2JaSoYaB(E9skg2VfN|Nh$nNtFgl!rJ0Ae&ZwwhUJo3bR2t_NL`%Vq`XsSyu?U0t<+lkAP(5iNq?w}sdK<Hj#Zs=*N*KjSQmM5Hwa99TAAsHcl6<tkhPGA>og@CsTnp?3~s4=6G#oGDajRAP7MhdnZ96<YUhTN_VC9)`PsHi1!Ympx)^AuGU$60{lV47QHH0NMo-S8zxz1*p{UA=#HFOD+J}q(dH(A8KVAImb9M2>?_a)n){b=t_}A-CK4s%+wz-nBhxXQLj0F^LJ$>9UP!ac9(987s$r%7I>0!*+JWKLsWU||_%Cj=L)XAg*i30+AjV_m_A{bQ}ovGo3{A{0r4;6^cw|Jocy*ogbtNKbFw1k}!<$b*&0O)OQA*WUvV>}Cb+1nrc&Kxkr#b?i7|Mv4&zy0T9HE@VSsV)cPV?OkPR9KFtWsC!jz{q-f&%YYt-97j`{d2IR{_^ZUwyEAYhu8;-S(lj4^JLCnEr85)>bemm2p~ideTxXv<Q`@jYSSgQDK4HOGTuwYWZ`+-%dl1w0EQiJdi(|lP~JaV;^kR=Xwh3pfQw+d8C+QniA{p-E8u~-kp^-ZauLJzOinVG$q-)l^&N|T9mC`kLf{qB%k}L!o6p;PfAKFbE<XEo472H#{urjAwVFLOa{wA5poVXGxY=Jhl(tk(t9Sf%c-q}~+Q3g>bB(99^@X{2JafWum#4RGQ*QILwxQNrp;yE1Uybp-MM#<jyO{;N*gv4+Cn6AG&p3N=W?*OBjNUn*GlKfgCF;vtkXo}~l!S~;bAuQvTaXk`+L$B_r)TU$s7TG+maCIC8B16qIs)oHB4{Rwvuqpt`_}>SC;)K=mIVJq6XSyx<j?;1zntKucEL8s63eVP`WTAyj5E@+d5W-^QQN=tTQuCsn<hC!Q&e`0x)7ezZ=>B1{dEv~rVAC9`pmUr8;*m`ZU<7b;ZWnWRT$zRS9Zu$F|?NH6|dwaElV@aIEh)WET{GyRSS)Urr-#9=T&KrlppnmG*9FN3N&1$sbxFV{!>}}oE5qP2jI9dm8($o+*m%}5@kmK?W9?+^p9%`2u<W1^;y^*DNegOGvAw9yKRQKrlbvJ7biHXha?G>b>0_5>!d+WBvk=tsWAnRGHMtI1vw10?GaT@-fh-|HYcCyXk&7-<5G!_O3MQiYLc9Z)=S92`C^a~a{y5bO__JPYB~#?)Vb2~17gR=;=b$@2rM?k<OpRp_5RNmiMPn_zQb|}I+HMy@M-8zjjdCEOab{!?fJkd;NX;-qi@w1<nTq_1&zV2sJ8MM$=hzc5!g8JmKyTf&Z5Iz`ne}9Ei2AXH8Hg;TTF@Cz6{D-*CKTXP0W2R?7U|odm8~m*N+<T;Hhn0*T{SM<%^4d`}dcBda>TU3$qoq?z%F5^~JM`pTD^H<MWq)`kX%PK68xXfJs?BSdl+C<Fg79EFIDo)KH+tM);_+#r^dPGSqUtrSUOq?jtx#uV{j$w%l)KXsx;&?`|kdn~xQBl?9)!%{#buTBz5o?_=s>ec93dmH<9Uyt8suPpybTZq(3$qWYWdt?n80!QINg2VbxHLl7?p+zddPLNzq`%d_8IF8-jpgFB(~DT;{YH3v%Lj@j)t{>N1V_iE0xlhZBy`@Vi(FbjUDhY!_YKz8=GR68BXN1O)fzSK!<X1Y$RlUzUK50EP{F(x4V5OzanwtSC(t#!=7-J54?L05DAV6VgWg9i;T?=<|V(J_#|=aD*;{%2_lBS<g=-yzRXa^Asrv$+07hzSYY6$nxBHN12W<nGgJY;Q!aQ4F_{N-2;wLErGL30I_vKNXU~4#5eDitUEw`;nE#d?o^AFiULogf?k}c2iB!NVGk-C#z_lWQ)D(;$ZDq<R&vq&8)gcMsIK}hWZHM=_I@Hz6qRfcigSEmf2DFcvDhNW`Ml>#gTAVBnvC<9Ue~T1)qUmXaD=RI8~(GHPT{=%~P|fHStZZyuuZmiuzx=Y;OH65;<~VT5>DErIybS>33wQk(yIKI!!nCQl~3MJ6XMsAig6gu&Sx67wTs44D5cUSK(;x7$A-Ot_)WfMG~Ek`l(IghaV0|0)xl?&YbVlBJKNHt#LCs-U#XLU_+sN3G&Ik039t&Q{JQMp3RczMDEow1`YVgrcj};->BY-wWH%S6lumEoahv?$fYsBEQ%|KduXAAK-rpPa+6@D{q2SCN4@5y)9ADTeHjFm22#8`{Ene)#4NYUF<N07VKS$NvbqEQ!c4i#M?!Rrh@IUQTu*2|^sMNntpT8BU_#~6`2LZ<=@W}3dL!Vrqllgw%d9d1>7I3QrH<+ZPjH-RwFjUm!5GkiG$(`zJ_5AGYS2~mc)*(MjZFsOlr=ST#Q)YRFJZ72rnDs{<}R}?EID9+)BUtePC03js3|PUMZ0#+czs5t&l5H``uxW~`B{g2udmOV<bx=H%1ldGY*fe(NmkQYR@0KVQ@S<nyYgTB{^GMw=+~?N{?Avx`I3IUeDUn!7ysA=lg*t?;hz9GuM2x<mc1JgyZ_aJ7+pC{QGm{CBM5Bo5&}ECqDPKYRO!0pK6PrO;E>)<0Lo%-m7b;uH3k8`IS8X~o68p9pw9AdD~#W|v+X-6WHkiBchr>bksH2kv>;FPmpbNfxk7f%chcJ+ZX}Qb-sV+Hi1zM)PP&yDkq&n^s107u`Sv<d4(@Y!$1XK->Z<EI!JT5xcY}Za`Rh;qK$XyAT9gVL$!n>z^g*w->)L2@)1!9@biEuTA9?<%kiQv((CPpg9|C1ysex>$hdK^#ljt-bE6`b!SCw42X~O2TPEx9foDXo$w&%K~nUjoG@J*iU1aOD598@shlLYqOqp{!j+O{r!^~=}4`SYtk{_^6_zaugZ)<}X6Jy+UyB=?`_2=!RK`t`HdfA|CwUjOP#HFP!VZ8^u=R!K*yEUtmbG~|OfKX|v__Mk4mZLjzHVut=N3g0~1kP8Fs!`HK!;alkB#7GMH(zVXAe<x>&ba@ie$W2)N@TQyL{+73=*S+W6z2u#>r)_Ug7DAYJ>ld8Y9agG=);e501*jBXmEZr5yExdrg->?`-Bx2g&YNM82VGH*=yVml_%G?6`qTdd&tFU3"
+
+_RULES = "c-qxlPj4f~mH#RQ0Si)qMiD7Wo{=yIJMh9rvW}4qkb^N0irq!B&F(I`t6LOd3@}ON5CjPlATf{x&cc^nZvq25dx+tKZ~IMhoY8!T{k`|9`VUD-BafZ6=b$00yQ<#*_j|93AMP9+><@NM)Q3CfVv*`3$LF1Xw0ok;nNg*+={zabJhw~7BV$|TvFZ=-NF5GTtXFPVX$%!+QaR()*i39;l*YgZm2ss?oN^{FPkDN7E=m=dG*xa!OD5(1&Ys$tCwWX8M>Cs5hDK6zZc+>l@YycP#O4m)-rLdia7=$9`V;Rw#NS0>;v_2ZLRnM>1EqFzS}#1n&^fP9pO!i=X|Wxf8<m=}GzAaORxAfikBC-higQq-=Ef|XIy_)z1AnE(w-a^GkJ^bUh@VL3xh<8sNStssrqwVsOY$j+A};J=VPfTy6hcX{g!VGsls8_FW+s~Bb-ybF8DpV+VV&tr@;U9koEf63))3~>BKe8RZLNx_g@SBVDlCS5&vjZE`tFk0uqqxs!oskKAxk1?B`Hnj+DaL=L>$>{QI)16Sglg<Ph>3$8&?sGAa*-`?ZeL6d6kVt{%wt4zqp^{*BjkTt1V(kC*HJ=*81mcUW0pg_m2kq1FU=R_<O_G=*i&Ta33PszkBe#;obJYU^Mb0!-GSN3<ih(rH9+4@%FoFoZ4va_LR{@nvhPSna-z1O_IWu!qQ-iLyo;e>cv74(Yi3=k7VG5iOL?ltkk7Z%cPw7C#-Zl*yf)3YTZF!!4YregX5R=K@Cn}mpY|)U`Xd6-+NLc43?X?2?<1(9jSm%w=@OC85sUD4?OP+-QLklJ2$z4Yb|V&vpjMzUEpPng=5)_w@@?eX>zQW2MYGKh%`9TV9k*h^R7&9@*~<}p_4-OSGFq7KvObFOtGi<D=a5P5Sg0YU^iXYDiLefcgqnR=oxIGfK$?AcoWu*&g^_scd;2))5beS@C*Jo>{>X{=~q;JSB-ard?v{Sf)~Ymm?4X~t>t>Tfh?j~_Rs(O%gaw6<NYMwQ<K7Gs?iaA$U&_zLNz=g{Yco1;3pXe;pWxu_G)TM*QiBe#zaR<|9c<qI87w&ASbDe6iM8`aiG=|0TzoO-FbzRus0{j-Wk%GmN*QpnLC+IQq|W{1hJQAhQ980<}YWKJvJ`PQjx*u<ccb@Flrbur-+?L4_lroM7Pv>h|ih6I9nph5jPMjjU;(JGCXLhbXg>8Rz}98$XGxrf=EG`ir86N;(9_)i71mt#?_{F)G;-XioMp24N;1BfIm;j!MDVHT21`ts;8`ptq&jF;5{Gqcy8}R?eFjJsh;dpe`T8F+oQnM@kZd)yL$?72!G73n%Ok&hDkQOjdXJzUcn#3-V;a<yVYK%>$lCOn@Oy!ZQWZw`wmgpb}xn=;!TKKvC`ARh$SPKPJln)tKOMLH5~JA?Vi>VmSS2$=_V=nl(Y0s!hsl1&TXW}so@OMhD;&s-Z^ZbN&rC<I6(-i@*d|$2M7ZumfG>U@VPx+R>L%l%tz#g1(1-MNlEA>xb^UgyqP#x(Og=riW9P9L{;a6MVCx-T~<Yi@F7t)k))sGKuSq`HaDx?y_#2&P2h6`yzuQypG7jAm0Q_I^a-g{=`kTf3PdD|pqWN2EfflP+RdDPZM-6T5ePkPrAxL;Qn(}30;#5eC`HH)49gnr4Q~}vOi^sjb|J&zxh)!}3OW>u#jm`yTI${8YYl*RM8mQOvwiAsXEH|P1>2BMfnqNr;Upj13vX_58?mYJit)<#Ed|~3&V$uLJgi0~abumQTobgc6*EmbX<*<_-h9v_>GN8u#9ChB1Q#oJ1sErxjX046DGd)uKlEQ<%{wog5v7DclQ<9s(?X2O*?J(jsflUVN86x9D_#ppb%cfrJMnqA25>e_WY94YN}$O(<NmFwB@q1;vrAaMrZ=p&M)YV)Qel1eV@WAw4~T0@!;iBCG*7s5k7S(tXnCq)lVUH#0+Oh>Y@>rc4#&%Yekn4=$t!27c9H@vHU&aaxt6BlSI<zKhuPp$4deGhfK7RpS5(-b#145Q#4WOWpRpj<y_)l^qJlt|(M(koq47G_U+PsibftF6^teWDP*4eD&075mv0brhyh$zugrqsxc}U29yyu-0inP^q)>$q@xI^s|)YY}`@LC7q1`5w%AY9r4735A>`>WOLqRZD)b3xx;Pkq{Y`+Rj(5t}E`Jl9!k=fkaOmu6&18LFrd^s^+6ff%q5;4TUnwr537o9L94Oi8Ez)`JJ{0=OPXAoIg#Nj|Z=Yn>#=*yYtaN#9HcX3`zm1vvB3qLA3hoCov(Hcz(5fCW>4HSbA<S=gc!U)QKtDZ#DTGz*-I4a|kMkn4RTZ<Z9Xg3_Fxn%Xs)h?Ek_3eQj>wVFWC>q`W#tyFU-j1^1@6tYjb=S0E^f=~^`#A&WxUnFnVJbj%A`x^{i8&YQz7cnDb!9giVg-o%>0$6Yo7a^QNNSVpF(!w)N-GX`pFsQ{9Th=`9)2O|9F(}uA^SN0_pN}EeNjE$)W(c8kUnEA{pyaEGr;=ex^ir<zR>B29aBRrv2m;gRjFyqWPPk_DqMLwdE}&hRq-mhCwyyCNU|kAtVql~2=G82AE<<e~!Y;KhAgBQU2HMQuOmKMTNAJ8DkW^uyB&x&MX*}cHP$5|EOP@IQFp)Zjxk;H*XIia_Mrw_H5C!b#q(9ecZk(zr=MFL3U9c|l;&u=i`?S((mH4cML|mmQ;mED66ET6*aGH`_aplyIfRX7J3{vgXaMJGo;Kx7p{SvG!idh!}aVmq<sMr`>Z5?HJx-oio5&iIk?E9iBD-xHIqHMlg{?C)=Pkwj#mnZ7-^FKU$`nVZu5AdfKAAQWmQ?t2}vWIwUG{ypoZ)oxiU$x1jrNcu3fxSi-b5jzGDvi!me@K2d+UWB@|A)7LELZg~J!lD>(#j*fB>?DMKCVcuv>136^l~^F_%1Lo#N{VXUi|j6=fC~asp>hzp;Q+=@-ZKJu~gWOre%x+jljrie8)fP<JlefJpFgHr~dKyKX<9#xPaJuib<E4&+}x?*A_q~I(6pi{*TPOA%fJohe?LobOAQS#ZyGaJE@o~Jdb-B)=C1vuw$kNuW<ln{-w>iF{=wLIvWXa5llCME2}<{Nw9qdJTNtKSW$#r#Be>6Q!^$qgqM-NWznx=n0!JAyhM7rw*HT8-s)Um{`u+UCm#=BHl5NR!!)#3v!`YXKtl_t{u`ka*4a6fwp325w>&#M?RGS6p(l{JM$_8<Lfl)PI3c)A(;F{SZu7LJAKKZWQ^Ss~#`xYMB+Y8yxgH%+@e>h<uuINfoEg{|x1)Cs=!~Ggb%}bD1*tU`jFOPCX>JfhX%{2~lr|<w!$~bW5h_wMwZ-bJNyZYEXdMCd?-MkW#91_lNTch3cocv*151K`qKUy#1M(;T`&TD;soAi}u|zU!j$Vf1JmHM=Y@Q-)W^~L{coq$J^2SNd&=i%O9DCrEe@43@`g#z1rWYzM^wKqA>kop>?uMm=;ZWl=RT$zRS9Zu$F|?NH74PIFEnD-NaT5DJIpowd!nLe1(-a&Po$(arMEOx~NYg}4JF$i<HMMN}+P^BBU$8<~pa2xtrg9ako*K(%siN!%pq(`9mHt6x0ikI*M|~D{M~c&~%FK7B)^3_%t}baq*~JNt>LE#jMU{62(Ku<46G>ITS!&DzNEtN@gn}G~+V+GhC+{|ELYtD$w6rn2*>S1FN2TR~2{lQUqV)oDaK0F%#2i2r9Wch!BMzMfPU>7~`2n%xQ*mE*3IrCLVRD2rn|lAtS>i47+wZVkg8I|dgiqdoVr-TAV+zP;Y%h9F0SBkt9DSq0AcrsVE@;f3arunoZ8zQuY#eAy4S8*A)BXW{Jd~D}73Zg#m|B(%rbKOD1ZA#kk-CE><~|oV?^ww7NA`m@c<`(3T-V5Z_Qli7fB%nXe}B5(y$iDyweH$7e*XF6%b!2J{PfAQzkkLDhOO@$qc~tvRu5L>56<|kf&@$VM;6pjpvFdcsm0>PVSA|MI$Psq*4+DWlupqEOKqs%PS9F)IXKu-mewyT>M9F9U7L4w?X*y@S>MOhi}h{y?=}m_4FI_fKvg}pA{KIciw+dkzwELeEou2+|KR9$<=?$mtNswg7d>tUAWfkf8vf()?>CD-sP1;B{9_am^J@;21}(EYsQr(t2JY3!*)N?`JN1r!M=%RMsQdR-uSa(FuT(qviyxc@>2BUxY$m!&%d=eH=NFJGF)=0}d>?j0XSS}sH!|Sh?#;8YpsT6Aci1BP-n|-_w;F!b=;%q`^F$p>|FbX)BS<g=-#*V!a^AuB0J;7~hzSYYEfAvOYiMa7$layKU~ivXW6|G5D&<QsA?Q=*@dQSfCjL}N3OfWRBr3KWmhbyk8uOV5l))^K(Gl9P7TQfUMJ>_h+67rf{Y_ZxR2N5U$09eG8J+uIBcs>27DIi6@N|}4@uG`#D)l3ruY3P!o^|dfNXp3!kQWJnZlvT1AM<8m$HU{}AwA$T@ayb<^b)6v#9b{dUa|gGGqonZ;g#0~V^dQ9OBeMG(^(=%F1(i93UI0AGer6vS!$%_)Q?Wn?Y-3TiqTG1ts{tU2?{JL>gt8M88jDkt7H|9=1u|9$nT19O;#k)>ZqUFB)<P%k0j80=<jFxJ}uI|uhnWdljDt$?vAz;${UbR?gi**ZtC(LRrh3)L}zk`lQC$(M>d5Def>uDR;(Qzr=dtQ{@_HXkVP(y0VYvgIox>+B?QXWB$Jy26YXy=d^hSfFP&PaHR#JAsI<QKN8I6a3}qu`xmAwQ64MBiIn|fl9q<=s%Dqt%qGLqt?5^N?Li3?#MYp;Q05t;>DwhU#Py9`vSS-;S0k<7R^wd~pl?h1qq>C%HR3~_X<4mJH07VJLfDWWNS%}~xKwGSOZAA}ytjW&Uuoq5QQ!_>UZ>;jF3y(}yC^0d2p0#1gQTwVQzgi^coU};P6c&>lJiBJjV0}iZFA_F4di@7K{%LFZPG6rj$p=vYm6?{XSgVk~Bw0mgS#?X^j_JCY@5+Dvhs#esqEFBN_FvC`^96l+_Vn@PFMierllA>zp`QRb?+bgVx4j(@yZhCF7~S?vQGiY>BM9tp1A!f1(IZDHDs@$GpE@;Ca7b?_0A;bak}v0t4FY^~!7s_1%NC%Z%JP3!7=P)`w(q2n)es2ZQ)Bwgg5ldnGx9`#sbdP4TL|a;`-dio8wsR<w|UttM7%qolXhiBONYA~)CMo6{7VU1Ik?a9ExXi2sVlGV1h<Mg-wpoxXD>ebBUM5VX;Uh2B(J5;(hHs1u5F|BO^-4$jSkk!LGqC&AItJLgAm#sAmcrt3~bdChB~O@_+=8E=3@mqYx1g+3paJx99Kz76_N7+&e`T%w=h$Z(F(rFbDaS0aF&A#<~x$W{_VlQ^S#E_<*$DE;x}JD|MZuaU;dt!aj-@beCW9n-;vyZq9fE(_59b5U;ObSOnC9DFX)~<>TNm4+f_+Rsw}Ra$TZ}G*WZ1++xDO?zioa>;)@yj#g1<tZOMfJ_TlZx#PBa3$cd2@^0{lAWppcNiF9!m(#TC%{rI2_)KQ#Ru5n@{B>*O5+v5Wct$sa$>pn5HfqQe>_8Mg&gn74qKYiU{r5b3g!&PH|O7T_s{Qt<s(ZNgjbW6}pHP)fL9u|4vD^2QAW6QtUgZDrBKa<rO)B"

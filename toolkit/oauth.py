@@ -6,6 +6,7 @@
 >>> token = tk.login(scopes=["profile", "openid"])   # real service (or sandbox): browser + loopback callback server
 >>> req = tk.oauth.authorize_url(scope=["profile"])   # hosted notebook: open req.url, then paste the redirect URL
 >>> tk.oauth.complete(req, "http://localhost:8765/callback?code=...&state=...")
+>>> url = tk.sandbox.authorize(req, "minji@sandbox.test")   # sandbox: the user's side only, for a step-by-step login
 
 Every login uses ``state`` (checked on return), ``nonce`` (checked in the ID token) and PKCE S256. Tokens are
 kept in a :class:`Token` whose values are :class:`~toolkit.secrets.Secret`. ID tokens are verified with pyjwt
@@ -23,6 +24,7 @@ token remain (by the service's clock), and once more on a -401 answer.
 from __future__ import annotations
 
 import base64
+import collections
 import hashlib
 import html
 import http.server
@@ -62,10 +64,20 @@ class IdTokenError(ToolkitError):
 
 
 def pkce_pair() -> tuple[Secret, str]:
-    """(code_verifier as a Secret, S256 code_challenge)."""
+    """(code_verifier as a Secret, S256 code_challenge).
+
+    >>> verifier, challenge = pkce_pair(); len(challenge)
+    43
+    """
     verifier = secrets.token_urlsafe(48)
     challenge = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).rstrip(b"=").decode()
+    MADE_CHALLENGES.append(challenge)
     return Secret(verifier), challenge
+
+
+MADE_CHALLENGES: "collections.deque[str]" = collections.deque(maxlen=256)
+"""The challenges :func:`pkce_pair` made lately (public: each is in a request's URL), so that the lessons'
+self-check knows a challenge read from a URL from one a learner computed."""
 
 
 def _list(value, name: str) -> list[str] | None:
@@ -568,11 +580,36 @@ class OAuthArea(Area):
                                "loopback callback), or open tk.oauth.authorize_url(...).url in a browser and pass "
                                "the redirect URL to tk.oauth.complete(...)")
         email, expected = self.demo_user(email, user_id)
-        self.browser_for(email)
         req = self.authorize_url(scopes, prompt=prompt, login_hint=email, service_terms=service_terms,
                                  redirect_uri=redirect_uri)
-        url = self._drive(req, email, password, stay_logged_in, agree, optional)
+        url = self.user_side(req, email, password=password, stay_logged_in=stay_logged_in, agree=agree,
+                             optional=optional)
         return self._finish_login(req, url, expected, email)
+
+    def user_side(self, request: AuthRequest, email: str | None = None, *, user_id: int | None = None,
+                  password: str = "sandbox", stay_logged_in: bool = False, agree: bool = True,
+                  optional: Iterable[str] | None = None) -> str:
+        """Sandbox only: the user's side of the authorization step — open ``request.url`` in this client's headless
+        browser, log in as a demo user, agree (or Cancel, ``agree=False``) on the consent page — and return the URL
+        the browser is sent back to (``code`` and ``state``, or ``error``), exchanging nothing. :meth:`login` is
+        this, then the exchange; ``tk.sandbox.authorize(req, email)`` is the same step for a learner.
+
+        Spec: identity §4.1 authorization request (the user's browser; sandbox only).
+
+        >>> tk.oauth.user_side(tk.oauth.authorize_url(["profile"]), "minji@sandbox.test")   # doctest: +SKIP
+        'http://localhost:8765/callback?code=...&state=...'
+        """
+        if self.client.sandbox is None:
+            raise ToolkitError("the user's side of a login is played only in the sandbox: against the real service "
+                               "the user opens request.url in a browser")
+        if not isinstance(request, AuthRequest):
+            raise ParameterError("request", "an authorization request of tk.oauth.authorize_url(...) is wanted, not "
+                                 f"{type(request).__name__}")
+        if not request.url.startswith(f"{self.client.hosts.auth}/oauth/authorize?"):
+            raise ParameterError("request", "was not built for this sandbox (its URL opens another auth host): "
+                                 "build it with this client's tk.oauth.authorize_url(...)")
+        email, _ = self.demo_user(email, user_id)
+        return self._drive(request, email, password, stay_logged_in, agree, optional)
 
     def demo_user(self, email: str | None, user_id: int | None) -> tuple[str, int]:
         """(e-mail, user id) of the demo user a headless sandbox login asks for; a :class:`ParameterError` for

@@ -220,7 +220,7 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
             try:
                 req = new_request(login_hint=chosen)
                 tk.oauth.forget_browser()  # a fresh browser: the chosen user logs in, not a remembered one
-                url = tk.oauth._drive(req, chosen, "sandbox", False, True, None)
+                url = tk.oauth.user_side(req, chosen)
             except Exception as exc:  # noqa: BLE001
                 pending["request"] = None
                 fail(exc)
