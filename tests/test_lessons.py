@@ -378,5 +378,9 @@ def test_claims_and_facts_are_judged_without_giving_the_answer_away():
         "the text does not say which product was least available yet."]
     assert lessons._facts("1,234.5 and 2 and 3 and 4 and 5 and 6 words", {"kind": "facts", "min_words": 1, "facts": [
         {"say": "the total", "number": 1234.5}]}) == []
+    on_a_date = {"kind": "facts", "min_words": 1, "facts": [{"say": "the count", "number": 11}]}
+    assert lessons._facts("It changed on 2026-11-20 at 18:11, code KOE11.", on_a_date) == [
+        "the text does not say the count yet."]
+    assert lessons._facts("11 users, on 2026-11-20.", on_a_date) == []
     feedback = str(lessons._judge("00.1", good.replace("98.8", "97"), facts))
     assert "98.8" not in feedback and "Kakao" not in feedback

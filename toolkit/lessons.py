@@ -322,7 +322,8 @@ def _claims(answer, rule) -> list[str]:
     return lines
 
 
-_NUMBER = re.compile(r"(?<![\w.])[-+]?\d[\d,]*(?:\.\d+)?")
+# a number standing alone: not a piece of a date (2026-11-20), a time (18:00) or a code (KOE320)
+_NUMBER = re.compile(r"(?<![\w.\-/:])[-+]?\d[\d,]*(?:\.\d+)?(?![\-/:]?\d)")
 
 
 def _numbers_in(text: str) -> list[float]:
