@@ -1028,10 +1028,11 @@ class _ErrorWatch:
             parsed = json.loads(self.body)
         except (ValueError, UnicodeDecodeError):
             parsed = None
-        kind = {k: parsed[k] for k in ERROR_KEYS if k in parsed and isinstance(parsed[k], (str, int))} \
+        kind = {k: parsed[k] if isinstance(parsed[k], int) else parsed[k][:64] for k in ERROR_KEYS
+                if k in parsed and isinstance(parsed[k], (str, int)) and not isinstance(parsed[k], bool)} \
             if isinstance(parsed, dict) else {}
         self.room._errors[self.name] = (time.time(), self.status, json.dumps(kind), self.scope["method"][:10],
-                                  self.scope["path"][:200])
+                                        self.scope["path"][:200])
 
 
 def _credential(scope):
