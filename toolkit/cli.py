@@ -468,6 +468,10 @@ def cmd_classroom(args) -> int:
 
     action, *rest = args.action or ["serve"]
     clearing = action == "incident" and (args.clear is not None or args.all)
+    if (args.clear is not None or args.all) and action != "incident":
+        print("toolkit classroom: --clear and --all go with incident: toolkit classroom incident --clear ID|--all",
+              file=sys.stderr)
+        return 2
     if clearing:        # incident --clear ID, incident --clear --all (or incident ID --clear)
         rest = ([args.clear] if args.clear else []) + rest
         if len(rest) != (0 if args.all else 1) or (rest and not rest[0].isdigit()):
@@ -631,7 +635,8 @@ EPILOG = """commands:
                                   a checkout's notebooks/, else ~/toolkit-walkthroughs (seeded and kept)
   toolkit walkthroughs DIR        copy the walkthroughs, their pages and samples into DIR (keeps your changes)
   toolkit classroom --secret-file F           a class sandbox: one world per student (token NAME, worlds,
-                                              reset NAME, incident API_ID STATUS: the teacher's commands)
+                                              progress, reset NAME, incident API_ID STATUS, incident --clear ID:
+                                              the teacher's commands)
 
 "toolkit COMMAND --help" lists the options of a command. An error ends in one line and exit code 2 (a
 mistake in the command line) or 1 (a failure); --debug or TOOLKIT_DEBUG=1 shows its traceback."""

@@ -227,6 +227,7 @@ def test_command_line_progress_is_one_readable_table(tmp_path):
         posted = teach("incident", "local_search_keyword", "RED", "--hours", "2")
         assert posted.returncode == 0 and "incident 1:" in posted.stdout and "--clear 1" in posted.stdout, posted
         assert teach("incident", "--clear").returncode == 2
+        assert teach("worlds", "--clear", "1").returncode == 2                # --clear goes with incident only
         assert teach("incident", "--clear", "x").returncode == 2
         missing = teach("incident", "--clear", "7")
         assert missing.returncode == 1 and "no class incident" in missing.stderr, missing
