@@ -31,6 +31,8 @@ True
 >>> teacher.worlds()                        # doctest: +SKIP
 >>> teacher.reset("ann")                    # doctest: +SKIP
 >>> teacher.incident("local_search_keyword", "RED", hours=1)      # doctest: +SKIP
+>>> teacher.clear_incident(1)               # doctest: +SKIP
+>>> teacher.progress()                      # doctest: +SKIP
 """
 from __future__ import annotations
 
@@ -48,7 +50,8 @@ from .secrets import Secret, reveal
 __all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "TICKET", "ENV_URL", "ENV_TOKEN", "ENV_STUDENT",
            "ENV_USER", "ENV_BROWSER",
            "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
-           "ticket_url", "from_env", "revocations", "revoke", "revoked_file", "Teacher", "ClassroomError"]
+           "ticket_url", "from_env", "revocations", "revoke", "revoked_file", "Teacher", "ClassroomError",
+           "error_kind"]
 
 HEADER = "X-Toolkit-Classroom"
 """The request header that binds a request to a student's world: ``<percent-encoded name>:<token>``."""
@@ -262,7 +265,9 @@ class Teacher:
     >>> teacher.reset("ann")      # doctest: +SKIP
     {'student': 'ann', 'reset': True}
     >>> teacher.incident("local_search_keyword", "RED", hours=2)   # doctest: +SKIP
-    {'worlds': 24, 'api': 'local_search_keyword', 'status': 'RED', 'hours': 2}
+    {'id': 1, 'worlds': 24, 'api': 'local_search_keyword', 'status': 'RED', 'hours': 2}
+    >>> teacher.clear_incident(1)   # doctest: +SKIP
+    {'cleared': [1], 'worlds': 24}
     """
 
     def __init__(self, url: str, secret: "str | Secret", *, timeout: float = 30.0):
@@ -314,7 +319,97 @@ class Teacher:
                  note: str = "") -> dict:
         """Post an incident of API ``api_id`` (``RED``, ``YELLOW``, ``MAINTENANCE``, ...) to every world, starting
         at each world's own clock minus ``started_minutes_ago`` and lasting ``hours``. Worlds made or reset in
-        the next ``hours`` (of wall time) get it too, so a student's ``connect(fresh=True)`` keeps the lesson."""
+        the next ``hours`` (of wall time) get it too, so a student's ``connect(fresh=True)`` keeps the lesson.
+        Returns ``{"id", "worlds", "api", "status", "hours"}``: :meth:`clear_incident` takes it back by its id."""
         return self._call("POST", "/classroom/incidents", json={
             "api": api_id, "status": status, "hours": hours, "started_minutes_ago": started_minutes_ago,
             "note": note})
+
+    def incidents(self, raw: bool = False):
+        """The incidents posted to the class, oldest first: ``id``, ``api``, ``status``, ``hours``, ``note``,
+        ``posted`` and ``cleared`` (UTC, wall clock; ``cleared`` empty until taken back), ``replays`` (still
+        played into worlds made or reset now). ``raw=True``: the list of dicts."""
+        rows = self._call("GET", "/classroom/incidents")["incidents"]
+        if raw:
+            return rows
+        import pandas as pd
+
+        frame = pd.DataFrame(rows, columns=["id", "api", "status", "hours", "note", "posted", "cleared", "replays"])
+        for col in ("posted", "cleared"):
+            frame[col] = pd.to_datetime(frame[col].astype("float64").round(), unit="s", utc=True)
+        return frame.astype({"id": "int64", "hours": "float64", "replays": "bool"})
+
+    def clear_incident(self, incident_id: "int | None" = None, *, all: bool = False) -> dict:
+        """Take back a posted incident (its ``id``, from :meth:`incident` or :meth:`incidents`), or ``all=True``
+        every one: it is no longer played into worlds made or reset from now on, and in every world that plays it
+        it ends now, at the world's own clock (its status is normal again from the status API's next 5-minute
+        refresh; its history keeps the outage as long as it lasted). Returns ``{"cleared": [ids], "worlds": N}``.
+
+        >>> teacher.clear_incident(3)          # doctest: +SKIP
+        {'cleared': [3], 'worlds': 24}
+        """
+        if all == (incident_id is not None):
+            raise ClassroomError("clear one incident (its id: Teacher.incidents() lists them) or all=True, not "
+                                 + ("both" if all else "neither"))
+        if not all and (isinstance(incident_id, bool) or not isinstance(incident_id, int)):
+            raise ClassroomError(f"an incident id is a whole number (Teacher.incidents() lists them), not "
+                                 f"{incident_id!r}")
+        return self._call("POST", "/classroom/incidents/clear", json={"all": True} if all else {"ids": [incident_id]})
+
+    def progress(self, raw: bool = False):
+        """Who is where, one row per student with a world: ``student``; ``last_activity`` (UTC, wall clock);
+        ``last_error`` (the kind of the last error answer their world gave, e.g. ``InvalidArgumentError -2`` or
+        ``OAuthError KOE320``; empty without one) and ``last_error_at``; ``right`` (the exercises they checked right
+        at least once) and ``not_yet`` (checked, never right yet), in the walkthroughs' order; ``last_exercise``
+        and ``last_check`` (their newest self-check). A kernel's ``toolkit.lessons.check(...)`` tells its world
+        the verdict (never the answer); the class sandbox keeps them across the student's resets.
+        ``raw=True``: the list of dicts as the class sandbox answers.
+
+        >>> teacher.progress()[["student", "right", "not_yet", "last_exercise"]]     # doctest: +SKIP
+          student         right not_yet last_exercise
+        0     ann  [00.1, 00.2]  [00.3]          00.3
+        """
+        rows = self._call("GET", "/classroom/progress")["students"]
+        if raw:
+            return rows
+        import pandas as pd
+
+        frame = pd.DataFrame({
+            "student": [r["student"] for r in rows],
+            "last_activity": [r["last_activity"] for r in rows],
+            "last_error": [error_kind(r["last_error"]) for r in rows],
+            "last_error_at": [(r["last_error"] or {}).get("at") for r in rows],
+            "right": [list(r["right"]) for r in rows],
+            "not_yet": [list(r["not_yet"]) for r in rows],
+            "last_exercise": [r["last_exercise"] or "" for r in rows],
+            "last_check": [r["last_check"] for r in rows],
+        })
+        for col in ("last_activity", "last_error_at", "last_check"):
+            frame[col] = pd.to_datetime(frame[col].astype("float64").round(), unit="s", utc=True)
+        return frame
+
+
+def error_kind(error: "Mapping | None") -> str:
+    """The kind of an error answer as the progress table shows it: the toolkit's exception class for it and its
+    code (:func:`toolkit.errors.error_from_response` of the status and the body's kind keys); ``""`` for None.
+
+    >>> error_kind({"status": 400, "body": {"code": -2}})
+    'InvalidArgumentError -2'
+    >>> error_kind({"status": 401, "body": {"error": "invalid_grant", "error_code": "KOE320"}})
+    'OAuthError KOE320'
+    >>> error_kind({"status": 404, "body": {}})
+    'NotFoundError 404'
+    """
+    if not error:
+        return ""
+    from .errors import error_from_response
+
+    body = dict(error.get("body") or {})
+    status = int(error.get("status") or 0)
+    if "code" in body:
+        body.setdefault("msg", "")
+    if "err" in body:
+        body.setdefault("description", "")
+    found = error_from_response(status, body)
+    code = body.get("error_code") or body.get("error") or body.get("err") or body.get("code")
+    return f"{type(found).__name__} {code if code not in (None, '') else status}"

@@ -444,7 +444,8 @@ def cmd_walkthroughs(args) -> int:
     return 0
 
 
-CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident": 2, "revoke": 1}
+CLASSROOM_ACTIONS = {"serve": 0, "token": 1, "worlds": 0, "reset": 1, "incident": 2, "revoke": 1, "progress": 0,
+                     "incidents": 0}
 """``toolkit classroom ACTION ...``: the number of arguments after each action (serve is the default)."""
 
 
@@ -466,9 +467,21 @@ def cmd_classroom(args) -> int:
     from .classroom import ClassroomError, Teacher, read_secret, revocations, revoke, student_token
 
     action, *rest = args.action or ["serve"]
-    if action not in CLASSROOM_ACTIONS or len(rest) != CLASSROOM_ACTIONS[action]:
+    clearing = action == "incident" and (args.clear is not None or args.all)
+    if (args.clear is not None or args.all) and action != "incident":
+        print("toolkit classroom: --clear and --all go with incident: toolkit classroom incident --clear ID|--all",
+              file=sys.stderr)
+        return 2
+    if clearing:        # incident --clear ID, incident --clear --all (or incident ID --clear)
+        rest = ([args.clear] if args.clear else []) + rest
+        if len(rest) != (0 if args.all else 1) or (rest and not rest[0].isdigit()):
+            print("toolkit classroom: clear one incident by its id (toolkit classroom incidents lists them) or all "
+                  "of them: toolkit classroom incident --clear ID, or toolkit classroom incident --clear --all",
+                  file=sys.stderr)
+            return 2
+    if action not in CLASSROOM_ACTIONS or (len(rest) != CLASSROOM_ACTIONS[action] and not clearing):
         wanted = {"serve": "", "token": " NAME", "worlds": "", "reset": " NAME", "incident": " API_ID STATUS",
-                  "revoke": " NAME"}
+                  "revoke": " NAME", "progress": "", "incidents": "", "incident --clear": " ID|--all"}
         print(f"toolkit classroom: use one of: {'; '.join('toolkit classroom ' + a + w for a, w in wanted.items())}",
               file=sys.stderr)
         return 2
@@ -510,19 +523,65 @@ def cmd_classroom(args) -> int:
                 with pd.option_context("display.width", 200, "display.max_columns", 10):
                     frame = teacher.worlds()
                     print(frame.to_string(index=False) if len(frame) else "no worlds yet", flush=True)
+            elif action == "progress":
+                print(progress_table(teacher.progress()), flush=True)
+            elif action == "incidents":
+                import pandas as pd
+
+                frame = teacher.incidents()
+                with pd.option_context("display.width", 200, "display.max_columns", 10):
+                    print(frame.to_string(index=False) if len(frame) else "no incidents posted", flush=True)
+            elif clearing:
+                done = teacher.clear_incident(None if args.all else int(rest[0]), all=args.all)
+                ids = ", ".join(map(str, done["cleared"]))
+                print(f"incident{'s' if len(done['cleared']) != 1 else ''} {ids} cleared: no longer played into "
+                      f"worlds made or reset; ended now in {done['worlds']} world(s)" if done["cleared"] else
+                      "no incident to clear", flush=True)
             elif action == "reset":
                 done = teacher.reset(rest[0])
                 print(f"{rest[0]}: world reset" if done["reset"] else f"{rest[0]}: no world yet (nothing to reset)")
             else:
                 done = teacher.incident(rest[0], rest[1], hours=args.hours, started_minutes_ago=args.started_minutes_ago,
                                         note=args.note)
-                print(f"incident {done['api']} {done['status']} for {done['hours']:g} h posted to {done['worlds']} "
-                      "world(s) and to the worlds made or reset meanwhile", flush=True)
+                print(f"incident {done['id']}: {done['api']} {done['status']} for {done['hours']:g} h posted to "
+                      f"{done['worlds']} world(s) and to the worlds made or reset meanwhile (take it back with: "
+                      f"toolkit classroom incident --clear {done['id']})", flush=True)
             return 0
     except ClassroomError as exc:
         print(f"toolkit classroom: {exc}", file=sys.stderr)
         return 1
     return serve_classroom(args, secret)
+
+
+def _ago(when, now) -> str:
+    """``when`` (a UTC Timestamp or NaT) as a teacher reads it: ``42 s ago``, ``5 min ago``, ``2 h ago``."""
+    import pandas as pd
+
+    if pd.isna(when):
+        return "-"
+    seconds = max(0, int((now - when).total_seconds()))
+    for size, unit in ((86400, "d"), (3600, "h"), (60, "min")):
+        if seconds >= size:
+            return f"{seconds // size} {unit} ago"
+    return f"{seconds} s ago"
+
+
+def progress_table(frame, now=None) -> str:
+    """The teacher's progress table (:meth:`toolkit.classroom.Teacher.progress`) as one plain-text table: a row per
+    student, times as how long ago, the exercises right as a count and those not right yet by id."""
+    import pandas as pd
+
+    if not len(frame):
+        return "no worlds yet"
+    now = pd.Timestamp.now(tz="UTC") if now is None else now
+    rows = [{"student": r.student, "last activity": _ago(r.last_activity, now),
+             "last error": f"{r.last_error} ({_ago(r.last_error_at, now)})" if r.last_error else "-",
+             "right": str(len(r.right)), "not yet": " ".join(r.not_yet) or "-",
+             "last check": f"{r.last_exercise} {'✓' if r.last_exercise in r.right else '✗'} "
+                           f"({_ago(r.last_check, now)})" if r.last_exercise else "-"}
+            for r in frame.itertuples()]
+    with pd.option_context("display.width", 250, "display.max_columns", 10, "display.max_colwidth", 80):
+        return pd.DataFrame(rows).to_string(index=False)
 
 
 def serve_classroom(args, secret) -> int:
@@ -576,7 +635,8 @@ EPILOG = """commands:
                                   a checkout's notebooks/, else ~/toolkit-walkthroughs (seeded and kept)
   toolkit walkthroughs DIR        copy the walkthroughs, their pages and samples into DIR (keeps your changes)
   toolkit classroom --secret-file F           a class sandbox: one world per student (token NAME, worlds,
-                                              reset NAME, incident API_ID STATUS: the teacher's commands)
+                                              progress, reset NAME, incident API_ID STATUS, incident --clear ID:
+                                              the teacher's commands)
 
 "toolkit COMMAND --help" lists the options of a command. An error ends in one line and exit code 2 (a
 mistake in the command line) or 1 (a failure); --debug or TOOLKIT_DEBUG=1 shows its traceback."""
@@ -648,12 +708,17 @@ def main(argv: list[str] | None = None) -> int:
                "                                                               next spawn); the old one is refused\n"
                "  toolkit classroom incident API_ID STATUS --hours H --url URL --secret-file F\n"
                "                                                               an incident in every world\n"
+               "  toolkit classroom incidents --url URL --secret-file F        the incidents posted, with their ids\n"
+               "  toolkit classroom incident --clear ID|--all --url URL --secret-file F\n"
+               "                                                               take an incident back (ended now)\n"
+               "  toolkit classroom progress --url URL --secret-file F         who is where: last activity, last\n"
+               "                                                               error, exercises right and not yet\n"
                "--url defaults to TOOLKIT_CLASSROOM_URL. With --db FILE the worlds survive a restart (one SQLite\n"
                "file per world in FILE.worlds/).")
     room.add_argument("--port", type=_port, default=0,
                       help="the class sandbox's port (default: a free one)")
     room.add_argument("action", nargs="*", metavar="ACTION",
-                      help="serve (default), token, worlds, reset, incident, revoke")
+                      help="serve (default), token, worlds, progress, reset, incident, incidents, revoke")
     room.add_argument("--secret-file", required=True, metavar="F", help="file of the class secret")
     room.add_argument("--host", default="127.0.0.1",
                       help="address to listen on (default 127.0.0.1; 0.0.0.0 in a cluster's pod)")
@@ -676,6 +741,9 @@ def main(argv: list[str] | None = None) -> int:
     room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")
+    room.add_argument("--clear", nargs="?", const="", default=None, metavar="ID",
+                      help="incident --clear ID: take a posted incident back (--all: every one)")
+    room.add_argument("--all", action="store_true", help="incident --clear --all: every posted incident")
     room.set_defaults(func=cmd_classroom)
     for command in sub.choices.values():
         command.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,

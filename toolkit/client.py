@@ -558,6 +558,50 @@ class SandboxHandle:
         """
         return self._call("GET", "/sandbox/social/channels/file_users", params={"file_id": int(file_id)})
 
+    CHECK_TIMEOUT = 1.0
+    """Seconds :meth:`note_check` waits for the sandbox at most (one attempt, no retry)."""
+
+    def note_check(self, exercise: str, ok: bool) -> dict:
+        """Tell the sandbox a self-check's verdict: the exercise id and whether it was right, nothing else (never
+        the answer or the feedback). ``toolkit.lessons.check`` calls it; in a class the teacher's progress table
+        (``toolkit classroom progress``) shows it. One attempt of at most :data:`CHECK_TIMEOUT` seconds, no retry
+        (a check must not wait for it); a failure raises as any control call does.
+
+        >>> tk.sandbox.note_check("00.2", True)["lesson"]      # doctest: +SKIP
+        '00'
+        """
+        if getattr(self, "_quick", None) is None:
+            import httpx
+
+            from .http import _ssl_context
+
+            plain = self.base_url.startswith("http://")          # no TLS: no CA bundle to load (a quarter second)
+            self._quick = RequestCore(Config(hosts=Hosts.on_one_port(self.base_url), credentials=Credentials(),
+                                             timeout=self.CHECK_TIMEOUT, total_timeout=self.CHECK_TIMEOUT,
+                                             max_attempts=1),
+                                      transport=httpx.HTTPTransport(verify=False if plain else _ssl_context()))
+            self._quick.headers.update(self.headers)
+        return self._quick.run(Call("POST", "auth", "/sandbox/checks", base=self.base_url,
+                                    name="sandbox /sandbox/checks", json={"exercise": str(exercise), "ok": bool(ok)}))
+
+    def checks(self):
+        """The self-check verdicts this sandbox (this student's world, in a class) has been told, oldest first, as
+        a DataFrame: ``exercise``, ``lesson``, ``ok``, ``at`` (wall time, UTC), ``clock`` (the sandbox's time).
+
+        >>> tk.sandbox.checks()[["exercise", "ok"]].tail(2)      # doctest: +SKIP
+          exercise     ok
+        3     00.2   True
+        4     00.3  False
+        """
+        import pandas as pd
+
+        rows = self._call("GET", "/sandbox/checks")["checks"]
+        frame = pd.DataFrame(rows, columns=["exercise", "lesson", "ok", "at", "clock"])
+        frame["ok"] = frame["ok"].astype(bool)
+        frame["at"] = pd.to_datetime(frame["at"].astype("float64"), unit="s", utc=True)
+        frame["clock"] = pd.to_datetime(frame["clock"].astype("int64"), unit="s", utc=True)
+        return frame
+
     def region_polygons(self, level: str | None = "emd") -> dict:
         """The legal-region polygons of the sandbox's world as a GeoJSON FeatureCollection (``level``:
         ``sigungu`` districts, ``emd`` dongs, ``ri``, ``sido``; None: all), for choropleth maps. Against the
@@ -591,6 +635,8 @@ class SandboxHandle:
         """Close the connections of the control API (the server itself stays up)."""
         if self._core is not None:
             self._core.close()
+        if getattr(self, "_quick", None) is not None:
+            self._quick.close()
 
     def __repr__(self):
         world = f" world of {self.student!r}" if self.student is not None else ""

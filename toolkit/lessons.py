@@ -88,7 +88,7 @@ class Answer:
 
     def check(self, answer) -> None:
         """Check ``answer`` (as :func:`check`) and show the box with everything printed and the verdict."""
-        self.feedback = check(self.exercise, answer)
+        self.feedback = _verdict(self.exercise, answer)      # the answer's own check: no learner's verdict
         self._show()
 
     def _show(self) -> None:
@@ -470,11 +470,38 @@ def check(exercise_id: str, answer) -> Feedback:
     The feedback names the part of the answer that is off and how (wrong type, wrong key, a number too high or too
     low and by about how much, items missing or extra, a known slip), never the right answer. Where the answer
     depends on the learner's world, what is right is computed from it now (see the module's docstring); where that
-    world has no answer for the exercise, the feedback says why and how to start again.
+    world has no answer for the exercise, the feedback says why and how to start again. The verdict (the exercise
+    id, right or not) is told to that sandbox, for the teacher's progress table in a class.
 
     >>> toolkit.lessons.check("00.1", "c")                               # doctest: +SKIP
     ✓ 00.1 — right.
     """
+    feedback = _verdict(exercise_id, answer)
+    _tell_world(feedback)
+    return feedback
+
+
+def _tell_world(feedback: Feedback) -> None:
+    """Tell the learner's sandbox (:func:`toolkit.client.latest_client`'s: in a class, the student's world) the
+    verdict: the exercise id and right or not, never the answer or the feedback, so the teacher's progress table
+    (``toolkit classroom progress``) sees it. A client of the real service tells nothing; a sandbox that does not
+    answer within a second is let be (the check stands as it is)."""
+    from .client import latest_client
+
+    sandbox = getattr(latest_client(), "sandbox", None)
+    if sandbox is None:
+        return
+    try:
+        sandbox.note_check(feedback.exercise, feedback.ok)
+    except Exception as exc:  # noqa: BLE001 — recording is a courtesy: a check never fails for it
+        import logging
+
+        logging.getLogger(__name__).debug("the verdict of %s was not recorded (%s)", feedback.exercise,
+                                          type(exc).__name__)
+
+
+def _verdict(exercise_id: str, answer) -> Feedback:
+    """:func:`check` without telling the sandbox (a walkthrough's own answer box checks itself with it)."""
     key = _known(exercise_id)
     try:
         rule, _ = _rule_now(key)

@@ -54,7 +54,8 @@ Design (the choices, written down):
 * **Resets.** ``POST /sandbox/reset`` (``connect(fresh=True)``) replaces the student's world by a fresh one;
   the teacher's ``POST /classroom/worlds/<name>/reset`` does the same. Class incidents posted by the teacher in
   the last ``hours`` (wall time) are played again in a fresh or new world, so the status lesson survives a
-  student's ``fresh=True``.
+  student's ``fresh=True``. A class incident the teacher clears (``POST /classroom/incidents/clear``) is no
+  longer played, and ends at once in every world that plays it (:meth:`Classroom.clear_incidents`).
 * **Persistence** (``--db FILE``): FILE is the class registry (SQLite: students with their world's file,
   creation time, last activity and call count; the class incidents), and each world is its own SQLite file in
   the folder ``FILE.worlds/`` next to it (``<name>.<random>.sqlite3``; names that are not lower-case ASCII get
@@ -64,7 +65,13 @@ Design (the choices, written down):
   others every :data:`FLUSH_EVERY` seconds, and stopping writes all. Without ``--db`` everything lives in memory.
 * **The teacher** calls ``/classroom/...`` with ``X-Toolkit-Classroom-Teacher: <teacher token>`` (derived from
   the class secret, which never travels): ``GET /classroom/worlds``, ``POST /classroom/worlds/<name>/reset``,
-  ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``.
+  ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``, ``GET
+  /classroom/incidents``, ``POST /classroom/incidents/clear {"ids": [...]}`` or ``{"all": true}``, ``GET
+  /classroom/progress`` (:meth:`Classroom.progress`).
+* **Progress.** A student's kernel tells its world each self-check's verdict (``POST /sandbox/checks``: exercise
+  id and right or not, never the answer); the class sandbox keeps them per student in the registry
+  (:data:`PROGRESS`, across the student's resets), with the last error answer of the student's world (its status
+  and the keys that say its kind, never its message; written with the activity).
 
 >>> server = ClassroomServer("a-class-secret-of-32-characters!").start()      # doctest: +SKIP
 >>> import toolkit, toolkit.classroom as tc                                  # doctest: +SKIP
@@ -198,6 +205,31 @@ CREATE TABLE IF NOT EXISTS class_incidents (
     started_minutes_ago REAL NOT NULL, note TEXT NOT NULL, posted REAL NOT NULL
 );
 """
+
+PROGRESS = """
+CREATE TABLE IF NOT EXISTS class_checks (
+    id INTEGER PRIMARY KEY AUTOINCREMENT, student TEXT NOT NULL, exercise TEXT NOT NULL, lesson TEXT NOT NULL,
+    ok INTEGER NOT NULL, at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS class_checks_by_student ON class_checks (student, id);
+CREATE TABLE IF NOT EXISTS class_errors (
+    student TEXT PRIMARY KEY, at REAL NOT NULL, status INTEGER NOT NULL, body TEXT NOT NULL, method TEXT NOT NULL,
+    path TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS class_incidents_cleared (id INTEGER PRIMARY KEY, cleared REAL NOT NULL);
+"""
+"""The teacher's progress table and cleared incidents, beside :data:`REGISTRY`: each student's self-check verdicts
+(``POST /sandbox/checks`` of their world, kept across their resets), the last error their world answered, the
+class incidents taken back."""
+
+CLASS_PLAYS = "class_incidents"
+"""The ``meta`` key of a world's store that maps each class incident played in it to the world's own incident id."""
+
+CHECKS_PER_STUDENT = 2000
+"""Self-check verdicts kept per student in the registry (the oldest go first)."""
+
+ERROR_KEYS = ("code", "error", "error_code", "err", "errorType")
+"""What is kept of an error answer's body for the teacher: the keys that say its kind, never its message."""
 
 _HEADER = HEADER.lower().encode()
 _TEACHER = TEACHER_HEADER.lower().encode()
@@ -396,6 +428,8 @@ class Classroom:
             _private(Path(db), 0o600)
         self.registry = Store(db or ":memory:")
         self.registry.script(REGISTRY)
+        self.registry.script(PROGRESS)
+        self._errors: dict[str, tuple] = {}        # student → the last error their world answered, not yet written
         self._worlds: dict[str, World] = {}
         self._tokens: dict[str, str] = {}          # name → token, for names seen with the right token
         self._lock = threading.RLock()
@@ -461,6 +495,7 @@ class Classroom:
 
     def _build(self, name: str, sandbox: Sandbox, created: float, calls: int, file: str | None) -> World:
         sandbox.class_policy = (self.policy, name)        # its apps' URLs and its webhooks stay in the class
+        sandbox.on_check = lambda row: self._note_check(name, row)   # its self-checks outlive its resets
         app = create_app(sandbox)
         app.state.reset = lambda: self.reset(name)       # POST /sandbox/reset: this world only
         return World(name, sandbox, LatencyMiddleware(app, self.latency), created, calls, file)
@@ -546,6 +581,7 @@ class Classroom:
         if rows:
             with self.registry.tx() as db:
                 db.executemany("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?", rows)
+        self._flush_errors()
 
     def _flush_world(self, world: World) -> None:
         """Write one world's activity to the registry (after a request that may have changed its data: a kill -9
@@ -578,23 +614,122 @@ class Classroom:
         if status not in STATUSES:
             raise ValueError(f"status must be one of {', '.join(STATUSES)}")
         with self._lock:
-            self.registry.execute("INSERT INTO class_incidents (api, status, hours, started_minutes_ago, note, "
-                                  "posted) VALUES (?, ?, ?, ?, ?, ?)", api, status, hours, ago, str(note), time.time())
+            posted = self.registry.execute("INSERT INTO class_incidents (api, status, hours, started_minutes_ago, "
+                                           "note, posted) VALUES (?, ?, ?, ?, ?, ?)", api, status, hours, ago,
+                                           str(note), time.time()).lastrowid
             names = self.names()
         for name in names:
-            self._play(self.world(name).sandbox, api, status, hours, ago, str(note))
-        return {"worlds": len(names), "api": api, "status": status, "hours": hours}
+            self._play(self.world(name).sandbox, api, status, hours, ago, str(note), posted)
+        return {"id": posted, "worlds": len(names), "api": api, "status": status, "hours": hours}
 
     @staticmethod
-    def _play(sandbox: Sandbox, api, status, hours, ago, note) -> None:
+    def _play(sandbox: Sandbox, api, status, hours, ago, note, class_id: int | None = None) -> None:
         start = sandbox.clock.unix() - int(60 * ago)
-        sandbox.model("utility").add_incident(api, status, start, start + int(3600 * hours), note)
+        played = sandbox.model("utility").add_incident(api, status, start, start + int(3600 * hours), note)
+        if class_id is not None:     # which world incident it is, in the world's own store (clear_incidents)
+            plays = sandbox.store.get_meta(CLASS_PLAYS, {})
+            plays[str(class_id)] = played["id"]
+            sandbox.store.set_meta(CLASS_PLAYS, plays)
 
     def _replay_incidents(self, sandbox: Sandbox) -> None:
         now = time.time()
-        for r in self.registry.all("SELECT * FROM class_incidents ORDER BY id"):
+        for r in self.registry.all("SELECT * FROM class_incidents WHERE id NOT IN (SELECT id FROM "
+                                   "class_incidents_cleared) ORDER BY id"):
             if now < r["posted"] + 3600 * r["hours"]:
-                self._play(sandbox, r["api"], r["status"], r["hours"], r["started_minutes_ago"], r["note"])
+                self._play(sandbox, r["api"], r["status"], r["hours"], r["started_minutes_ago"], r["note"], r["id"])
+
+    def class_incidents(self) -> list[dict]:
+        """Every incident the teacher posted, oldest first: ``id``, ``api``, ``status``, ``hours``,
+        ``started_minutes_ago``, ``note``, ``posted`` (Unix seconds, wall clock), ``cleared`` (Unix seconds or
+        None), ``replays`` (still played into worlds made or reset now)."""
+        now = time.time()
+        rows = self.registry.all("SELECT i.*, c.cleared FROM class_incidents i LEFT JOIN class_incidents_cleared c "
+                                 "ON c.id = i.id ORDER BY i.id")
+        return [{**{k: r[k] for k in ("id", "api", "status", "hours", "started_minutes_ago", "note", "posted",
+                                      "cleared")},
+                 "replays": r["cleared"] is None and now < r["posted"] + 3600 * r["hours"]} for r in rows]
+
+    def clear_incidents(self, ids=None) -> dict:
+        """Take back class incidents (``ids``; None: every one not cleared yet). A cleared incident is no longer
+        played into worlds made or reset from now on, and every world that plays it has it ended at the world's
+        own now (:meth:`~toolkit.sandbox.utility.models.Model.end_incident`): its status is back to normal from
+        the status API's next 5-minute refresh, and its history keeps the outage as long as it lasted (it did
+        happen); an incident not begun yet in a world's time is removed there. Returns ``{"cleared": [ids],
+        "worlds": N}`` (the worlds where an incident ended or went). An unknown id is a :class:`ClassroomError`
+        before anything changes; an id cleared before is cleared again (nothing more happens)."""
+        with self._lock:
+            known = {r["id"] for r in self.registry.all("SELECT id FROM class_incidents")}
+            if ids is None:
+                done = {r["id"] for r in self.registry.all("SELECT id FROM class_incidents_cleared")}
+                chosen = sorted(known - done)
+            else:
+                chosen = []
+                for value in ids:
+                    if isinstance(value, bool) or not isinstance(value, int) or value not in known:
+                        raise ClassroomError(f"no class incident {str(value)[:20]!r}: the incidents posted are "
+                                             f"{', '.join(map(str, sorted(known))) or 'none'} (toolkit classroom "
+                                             "incidents lists them)")
+                    chosen.append(value)
+                chosen = sorted(set(chosen))
+            now = time.time()
+            with self.registry.tx() as db:
+                db.executemany("INSERT INTO class_incidents_cleared (id, cleared) VALUES (?, ?) ON CONFLICT(id) DO "
+                               "NOTHING", [(i, now) for i in chosen])
+            names = self.names() if chosen else []
+        changed = 0
+        for name in names:
+            sandbox = self.world(name).sandbox
+            plays = sandbox.store.get_meta(CLASS_PLAYS, {})
+            outcomes = [sandbox.model("utility").end_incident(plays[str(i)]) for i in chosen if str(i) in plays]
+            changed += any(o in ("ended", "removed") for o in outcomes)
+        return {"cleared": chosen, "worlds": changed}
+
+    # ------------------------------------------------------------------ the teacher's progress table
+    def _note_check(self, name: str, row: dict) -> None:
+        """Keep a self-check verdict of ``name``'s world (``POST /sandbox/checks``), across the world's resets."""
+        with self.registry.tx() as db:
+            cur = db.execute("INSERT INTO class_checks (student, exercise, lesson, ok, at) VALUES (?, ?, ?, ?, ?)",
+                             (name, row["exercise"], row["lesson"], int(bool(row["ok"])), float(row["at"])))
+            db.execute("DELETE FROM class_checks WHERE student = ? AND id <= (SELECT id FROM class_checks WHERE "
+                       "student = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", (name, name, CHECKS_PER_STUDENT))
+
+    def _flush_errors(self) -> None:
+        """Write the last error each student's world answered (kept in memory as they happen) to the registry."""
+        errors, self._errors = self._errors, {}
+        if errors:
+            with self.registry.tx() as db:
+                db.executemany("INSERT INTO class_errors (student, at, status, body, method, path) VALUES "
+                               "(?, ?, ?, ?, ?, ?) ON CONFLICT(student) DO UPDATE SET at = excluded.at, status = "
+                               "excluded.status, body = excluded.body, method = excluded.method, path = excluded.path",
+                               [(name, *error) for name, error in errors.items()])
+
+    def progress(self) -> list[dict]:
+        """One dict per student with a world, in order of creation: ``student``, ``last_activity`` (Unix seconds,
+        wall clock), ``last_error`` (the last error answer of their world: ``at``, ``status``, ``body`` — only the
+        keys that say its kind, :data:`ERROR_KEYS` —, ``method``, ``path``; None without one), ``right`` (the
+        exercises they checked right at least once), ``not_yet`` (checked, never right), ``last_exercise`` and
+        ``last_check`` (their newest check's exercise and wall time; None before any), ``checks`` (how many)."""
+        self.flush()
+        checks: dict[str, list] = {}
+        for r in self.registry.all("SELECT student, exercise, ok, at FROM class_checks ORDER BY id"):
+            checks.setdefault(r["student"], []).append(r)
+        errors = {r["student"]: r for r in self.registry.all("SELECT * FROM class_errors")}
+        out = []
+        for r in self.registry.all("SELECT name, last_activity FROM students ORDER BY created, name"):
+            mine = checks.get(r["name"], [])
+            right = {c["exercise"] for c in mine if c["ok"]}
+            tried = {c["exercise"] for c in mine}
+            error = errors.get(r["name"])
+            out.append({
+                "student": r["name"], "last_activity": r["last_activity"],
+                "last_error": None if error is None else {
+                    "at": error["at"], "status": error["status"], "body": json.loads(error["body"]),
+                    "method": error["method"], "path": error["path"]},
+                "right": sorted(right, key=_exercise_order), "not_yet": sorted(tried - right, key=_exercise_order),
+                "last_exercise": mine[-1]["exercise"] if mine else None,
+                "last_check": mine[-1]["at"] if mine else None,
+                "checks": len(mine)})
+        return out
 
     # ------------------------------------------------------------------ the city (no token)
     def _city_sandbox(self) -> Sandbox:
@@ -688,7 +823,7 @@ class Classroom:
                 send = _with_cookie(send, session)          # its path is put under the prefix like the world's
             if self.folder is not None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
                 await asyncio.to_thread(self._flush_world, world)   # written before the world's data can change
-            await world.app(scope, receive, send)
+            await world.app(scope, receive, _ErrorWatch(send, self, name, scope))
         finally:
             self._leave(share, size)
 
@@ -821,6 +956,17 @@ class Classroom:
                     raise ClassroomError(f"not a student name: {name[:64]!r}")
                 world = await asyncio.to_thread(self.reset, name)
                 await _json(send, 200, {"student": name, "reset": world is not None})
+            elif path == "/classroom/progress" and method == "GET":
+                await _json(send, 200, {"students": await asyncio.to_thread(self.progress)})
+            elif path == "/classroom/incidents" and method == "GET":
+                await _json(send, 200, {"incidents": await asyncio.to_thread(self.class_incidents)})
+            elif path == "/classroom/incidents/clear" and method == "POST":
+                body = await _read_json(receive)
+                if set(body) - {"ids", "all"} or (body.get("all") is True) == ("ids" in body) or (
+                        "ids" in body and not isinstance(body["ids"], list)):
+                    raise ClassroomError('a clear is {"ids": [incident ids]} or {"all": true}')
+                ids = None if body.get("all") is True else body["ids"]
+                await _json(send, 200, await asyncio.to_thread(self.clear_incidents, ids))
             elif path == "/classroom/incidents" and method == "POST":
                 body = await _read_json(receive)
                 kw = {k: body[k] for k in ("hours", "started_minutes_ago", "note") if k in body}
@@ -844,6 +990,49 @@ class Classroom:
         if self._city is not None:
             self._city[0].model("events").stop()
         gc.unfreeze()
+
+
+def _exercise_order(exercise: str):
+    """Exercises in the walkthroughs' order: lesson, then number (``00.2`` before ``00.10``)."""
+    lesson, _, number = exercise.partition(".")
+    return lesson, int(number) if number.isdigit() else 0
+
+
+class _ErrorWatch:
+    """The ``send`` of a request a student's world answers: an error answer (HTTP 400 and above) is noted as the
+    student's last error — its status, the keys of its JSON body that say its kind (:data:`ERROR_KEYS`; never its
+    message), the method and path — in the class sandbox's ``_errors`` (written to the registry with the
+    activity)."""
+
+    __slots__ = ("send", "room", "name", "scope", "status", "body")
+
+    LIMIT = 4096
+    """Bytes of an error answer's body read for its kind (the spec's error bodies are far shorter)."""
+
+    def __init__(self, send, room: "Classroom", name: str, scope):
+        self.send, self.room, self.name, self.scope = send, room, name, scope
+        self.status, self.body = 0, b""
+
+    async def __call__(self, message) -> None:
+        if message["type"] == "http.response.start":
+            self.status = message.get("status", 200)
+        elif message["type"] == "http.response.body" and self.status >= 400:
+            if len(self.body) < self.LIMIT:
+                self.body += message.get("body", b"")[:self.LIMIT - len(self.body)]
+            if not message.get("more_body"):
+                self._note()
+        await self.send(message)
+
+    def _note(self) -> None:
+        try:
+            parsed = json.loads(self.body)
+        except (ValueError, UnicodeDecodeError):
+            parsed = None
+        kind = {k: parsed[k] if isinstance(parsed[k], int) else parsed[k][:64] for k in ERROR_KEYS
+                if k in parsed and isinstance(parsed[k], (str, int)) and not isinstance(parsed[k], bool)} \
+            if isinstance(parsed, dict) else {}
+        self.room._errors[self.name] = (time.time(), self.status, json.dumps(kind), self.scope["method"][:10],
+                                        self.scope["path"][:200])
 
 
 def _credential(scope):

@@ -21,6 +21,9 @@ or as the platform.
 * ``POST /sandbox/reset`` — throw the state away and start again from the seed (same port, same seed, clock
   start and frozen flag; a sandbox persisted in a file answers 409): what ``toolkit.connect(fresh=True)`` does
 * ``GET /sandbox/fonts/NanumGothic.ttf`` — the bundled Hangul web font every sandbox page uses (cached a day)
+* ``POST /sandbox/checks`` with ``{"exercise": "00.2", "ok": true}`` — a kernel's self-check verdict
+  (``toolkit.lessons.check``), never the answer; ``GET /sandbox/checks`` lists them (``{"checks": [...]}``). In a
+  class the class sandbox keeps them per student too, for the teacher's progress table.
 """
 from __future__ import annotations
 
@@ -29,6 +32,7 @@ from html import escape
 
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, Response
+from starlette.concurrency import run_in_threadpool
 from starlette.routing import Route
 
 from ..apps.models import check_settings
@@ -189,6 +193,28 @@ async def font(request: Request):
     return Response(data, media_type="font/ttf", headers={"Cache-Control": "public, max-age=86400, immutable"})
 
 
+async def checks(request: Request):
+    """``POST /sandbox/checks`` ``{"exercise": "00.2", "ok": true}``: keep a self-check verdict (nothing else is
+    taken: an unknown key is HTTP 400); ``GET``: the verdicts kept, oldest first."""
+    sb = sandbox_of(request)
+    model = sb.model("control")
+    if request.method == "GET":
+        return json_response({"checks": model.checks()})
+    body = await read_json(request)
+    unknown = sorted(set(body) - {"exercise", "ok"})
+    if unknown:
+        raise api_error(400, -2, 'a check is {"exercise": id, "ok": bool} (unknown: '
+                        f"{', '.join(unknown)[:80]})")
+    try:
+        row = model.note_check(body.get("exercise"), body.get("ok"))
+    except ValueError as exc:
+        raise api_error(400, -2, str(exc)) from None
+    hook = getattr(sb, "on_check", None)       # a class sandbox keeps the student's verdicts across resets
+    if hook is not None:
+        await run_in_threadpool(hook, row)
+    return json_response(row)
+
+
 async def logged_out(request: Request):
     return _page("Logged out", "<p id='logged-out'>You are logged out of the sandbox account.</p>")
 
@@ -201,4 +227,5 @@ def routes(sandbox):
         Route("/callback", callback), Route("/logged-out", logged_out),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/fonts/{name}", font, methods=["GET"]), Route("/reset", reset, methods=["POST"]),
+        Route("/checks", checks, methods=["GET", "POST"]),
     ]}

@@ -74,6 +74,24 @@ class Model:
     def incidents(self) -> list[dict]:
         return [dict(r) for r in self.store.all("SELECT * FROM status_incidents ORDER BY start, id")]
 
+    def end_incident(self, incident_id: int, at: int | None = None) -> str:
+        """End incident ``incident_id`` at ``at`` (default: the sandbox's now), keeping its history: one still
+        running ends then (``"ended"``; the status API shows it over from its next 5-minute refresh), one that
+        has not begun by then is removed (``"removed"``: it never happened), one already over stays
+        (``"over"``); ``"missing"`` when there is no such incident."""
+        at = self.sandbox.clock.unix() if at is None else int(at)
+        with self.store.tx() as db:
+            row = db.execute("SELECT start, end FROM status_incidents WHERE id = ?", (int(incident_id),)).fetchone()
+            if row is None:
+                return "missing"
+            if row["start"] >= at:
+                db.execute("DELETE FROM status_incidents WHERE id = ?", (int(incident_id),))
+                return "removed"
+            if row["end"] <= at:
+                return "over"
+            db.execute("UPDATE status_incidents SET end = ? WHERE id = ?", (at, int(incident_id)))
+            return "ended"
+
     def _api_status(self, lo: float, hi: float) -> dict[str, str]:
         """Worst status of each API over [lo, hi); APIs without an incident are GREEN."""
         out = {api: "GREEN" for api in self.api_product}
