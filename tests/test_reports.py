@@ -272,6 +272,8 @@ def test_consent_n_is_the_users_asked_and_a_scope_never_asked_has_no_rate():
     assert s.index[-1] == "talk_chats"                                   # never asked: last
     without = consent_summary(report, scopes).set_index("scope")        # without the log: over every linked user
     assert (without["n"] == 4).all() and without.loc["talk_chats", "rate_pct"] == 0.0
+    per_user = [scopes.iloc[:4], scopes.iloc[4:]]                       # one tk.user.scopes() frame per user
+    assert consent_summary(report, per_user).equals(consent_summary(report, scopes))
 
 
 def test_consent_figure_lists_never_asked_scopes_and_says_what_the_trend_keeps():

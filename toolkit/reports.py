@@ -517,7 +517,7 @@ def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None, *,
     records a request only when it was answered yes, so a request declined on the consent screen is not counted;
     a scope no linked user was ever asked for has ``n`` 0 and ``rate_pct`` <NA> (it never reads as "nobody
     agreed"). Without ``events``, ``n`` is every linked user (``linked``). ``scopes`` may hold the scopes of
-    several users (one frame after another): ``revocable`` is known only for an item some user agreed to, so
+    several users (one frame after another, or a list of one frame per user): ``revocable`` is known only for an item some user agreed to, so
     ``required`` is <NA> for a scope nobody agrees to now. Sorted by rate, highest first (never asked last).
 
     >>> report = pd.DataFrame({"profile": [True, True], "friends": [True, False], "talk_chats": [False, False]})
@@ -530,6 +530,9 @@ def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None, *,
     1     friends       2  2       1      50.0
     2  talk_chats       2  0       0      <NA>
     """
+    if scopes is not None and not isinstance(scopes, pd.DataFrame):   # one tk.user.scopes() frame per user
+        frames = list(scopes)
+        scopes = pd.concat(frames, ignore_index=True) if frames else None
     linked = len(report)
     agreed = report.sum().astype("int64") if linked else pd.Series(dtype="int64")
     out = pd.DataFrame({"scope": agreed.index.astype(str), "linked": linked, "agreed": agreed.values})
