@@ -201,18 +201,18 @@ RULES = {
         "c": "YELLOW is up but degraded: the six hours of Blog search count as up, and Search stays at 100%."},
         "(a) and (d) hold: 8 November 16:00 UTC is 9 November 01:00 in Seoul, inside the KST week; Local's 2-hour "
         "outage falls in both weeks. Maintenance is not counted and YELLOW is counted as up."),
-    "07.3": facts(2, "two to four sentences for the product owner (a string)",                # live
+    "07.3": choice(1, "b", {
+        "a": "a rate of 0 % would need users who were asked and said no; for this item there is nobody to count.",
+        "c": "the items the app requires are drawn dark; this one is not required."},
+        "(b): no linked user was ever asked for it (no consent is recorded), so there is no rate to draw; a 0 % bar "
+        "would say that everyone asked refused.", task="explain"),
+    "07.4": facts(2, "two to four sentences for the product owner (a string)",                # live
                   {"say": "how many users are linked to the app", "number": None},
                   {"say": "the share of the users asked who agree to share their e-mail (%)", "number": None,
                    "tol": 0.06},
                   {"say": "which consent item the share is about", "any": ["e-mail", "email", "이메일",
                                                                            "account_email"]},
                   min_words=15, max_words=90),
-    "07.4": choice(1, "b", {
-        "a": "a rate of 0 % would need users who were asked and said no; for this item there is nobody to count.",
-        "c": "the items the app requires are drawn dark; this one is not required."},
-        "(b): no linked user was ever asked for it (no consent is recorded), so there is no rate to draw; a 0 % bar "
-        "would say that everyone asked refused.", task="explain"),
     "07.5": top(1, "a list of sheet names", items(["availability", "days", "incidents", "periods"])),
 }
 

@@ -19,7 +19,7 @@ from tests.lesson_answers import RULES
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard) · \*([^*]+)\*")
 CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\)|answer\("([^"]+)"[,)])')
-LIVE = {"00.2", "00.3", "01.3", "01.4", "01.5", "02.3", "03b.2", "03b.3", "07.3"}   # answers that depend on the world
+LIVE = {"00.2", "00.3", "01.3", "01.4", "01.5", "02.3", "03b.2", "03b.3", "07.4"}   # answers that depend on the world
 # The author's world (a fresh sandbox, each walkthrough run top to bottom): what the live exercises' rules become
 # there, so that their feedback is tested as the stored rules' is.
 AUTHOR = {"00.2": {"facts": [{"say": "the products' availability over the week (%)", "number": 99.72, "tol": 0.06},
@@ -31,7 +31,7 @@ AUTHOR = {"00.2": {"facts": [{"say": "the products' availability over the week (
           "01.5": {"users": {"v": 11}, "before": {"v": 7, "also": {"8": "already agreed"}}, "after": {"v": 8}},
           "02.3": {"received": {"v": 8}, "verified": {"v": 7, "why": {"8": "not verified"}}},
           "03b.2": {"v": 687000}, "03b.3": {"v": 7, "why": {"10": "only users who added the channel"}},
-          "07.3": {"facts": [{"say": "how many users are linked to the app", "number": 9},
+          "07.4": {"facts": [{"say": "how many users are linked to the app", "number": 9},
                              {"say": "the share of the users asked who agree to share their e-mail (%)",
                               "number": 87.5, "tol": 0.06},
                              {"say": "which consent item the share is about",

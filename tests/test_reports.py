@@ -232,7 +232,7 @@ def test_consent_figure_labels_each_bar_with_agreed_over_n():
     assert [t.get_text() for t in bars.texts] == ["2 of 2", "1 of 2"]
     assert [t.get_text() for t in bars.get_yticklabels()] == ["a", "b"]       # display names, not scope ids
     assert [ln.get_label() for ln in line.get_lines()] == ["b"]
-    assert bars.get_title() == "Consent per scope (n = the 2 linked users)"
+    assert bars.get_title() == "Consent per item (n = the 2 linked users)"
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -292,11 +292,11 @@ def test_consent_figure_lists_never_asked_scopes_and_says_what_the_trend_keeps()
         names = [t.get_text() for t in bars.get_yticklabels()]
         assert "Chat rooms" not in names and len(names) == 7                     # not a 0 % bar
         assert "Never asked (no consent recorded): Chat rooms" in bars.get_xlabel()
-        assert bars.get_title() == "Consent per scope (n = users asked, of 4 linked)"
+        assert bars.get_title() == "Consent per item (n = users asked, of 4 linked)"
         assert "2 of 3" in [t.get_text() for t in bars.texts]                    # friends: agreed of asked
         legend = [t.get_text() for t in bars.get_legend().get_texts()]
         assert legend == ["required by the app (cannot be withdrawn)", "optional"]   # only what is drawn
-        assert "the 5 optional scopes most agreed to now (of 6)" in line.get_title()
+        assert "the 5 optional items most agreed to now (of 6)" in line.get_title()
         assert len(line.get_lines()) == 5 and line.get_lines()[0].get_label() == "Friends list"
         assert "UTC" in line.get_xlabel() and line.get_ylabel() == "users agreeing"
     finally:

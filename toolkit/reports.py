@@ -685,9 +685,9 @@ def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, 
     ax.set_xlabel(xlabel)
     linked = int(summary["linked"].max()) if "linked" in summary and len(summary) else 0
     if len(summary) and (summary["n"] == summary.get("linked", summary["n"])).all():
-        ax.set_title(f"Consent per scope (n = the {linked} linked users)")
+        ax.set_title(f"Consent per item (n = the {linked} linked users)")
     else:
-        ax.set_title(f"Consent per scope (n = users asked, of {linked} linked)")
+        ax.set_title(f"Consent per item (n = users asked, of {linked} linked)")
     present = [k for k in ("required", "optional", "unknown") if k in kinds]
     said = {"required": "required by the app (cannot be withdrawn)", "optional": "optional",
             "unknown": "required or optional: unknown (nobody agrees now)"}
@@ -702,9 +702,9 @@ def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, 
             kept = [c for c in optional["scope"].astype(str) if c in daily.columns]
             scopes = kept[:top]
             if len(kept) > len(scopes):
-                title += f":\nthe {len(scopes)} optional scopes most agreed to now (of {len(kept)})"
+                title += f":\nthe {len(scopes)} optional items most agreed to now (of {len(kept)})"
             else:
-                title += ":\nthe optional scopes"
+                title += ":\nthe optional items"
         ax2 = axes[0][1]
         shown_as = dict(zip(summary["scope"].astype(str), names(summary)))
         for scope in scopes:
