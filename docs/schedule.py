@@ -8,9 +8,10 @@ teaching minutes plus its exercise minutes. Re-estimate a lesson there, run this
 days' frame is :data:`DAYS`: the start and end, the breaks at their planned times, a set-up check first and a
 wrap-up last. A break moves to the lesson boundary nearest its planned time when one lies within
 :data:`BREAK_SLACK` minutes; otherwise it falls inside the lesson (best at a section boundary: the lesson's row
-is split and says so). What is left of the lessons when the next one no longer fits whole before the end of a day
-goes on the next day, the day's rest a buffer; minutes that do not fit by the end of the last day are said in a
-line under the schedule, with what to do.
+is split and says so). A lesson that does not fit whole before a day's end begins that day when at least
+:data:`DAY_SPLIT` minutes are left and goes on the next morning (or ends the same day when only
+:data:`DAY_OVERRUN` minutes would be left for the morning); with fewer, the day's rest is a buffer. Minutes that
+do not fit by the end of the last day are said in a line under the schedule, with what to do.
 
 >>> for row in plan([("00 Quickstart", 70), ("01 Login", 200)], DAYS)[:6]:
 ...     print(row.start, row.what, row.minutes)
@@ -39,10 +40,17 @@ LESSONS = ("00", "01", "02", "03a", "03b", "04a", "04b", "05", "06")
 BREAK_SLACK = 20
 """Minutes a break may move from its planned time to fall between two lessons."""
 
+DAY_SPLIT = 30
+"""A lesson that does not fit whole before a day's end still begins that day (to a section boundary, continued the
+next morning) when at least this many minutes are left; with fewer, the rest of the day is a buffer."""
+
+DAY_OVERRUN = 10
+"""A lesson that would leave only this many minutes (or fewer) for the next morning is finished the same day."""
+
 DAYS = (
-    {"start": "09:00", "end": "17:00", "first": ("Set-up check and introductions", 20),
+    {"start": "09:00", "end": "17:30", "first": ("Set-up check and introductions", 20),
      "breaks": (("10:30", 15, "Break"), ("12:30", 60, "Lunch"), ("15:00", 15, "Break"))},
-    {"start": "09:00", "end": "17:00", "last": ("Wrap-up: questions, feedback, what next", 15),
+    {"start": "09:00", "end": "17:30", "last": ("Wrap-up: questions, feedback, what next", 15),
      "breaks": (("10:30", 15, "Break"), ("12:30", 60, "Lunch"), ("15:00", 15, "Break"))},
 )
 """The frame of each day: hours, breaks (planned time, minutes, name), what opens day 1 and what closes day 2."""
@@ -121,9 +129,10 @@ def plan(lessons: list[tuple[str, int]], days=DAYS) -> list[Row]:
                 t = lesson_row(number, t, at - t)
             rows.append(Row(number, _clock(t), name, length))
             t += length
-        while queue and t < end and (t + queue[0][1] <= end or number == len(days)):
-            t = lesson_row(number, t, min(queue[0][1], end - t))
-        if t < end and number < len(days):      # the next lesson starts the next day, whole
+        while queue and t < end and (t + queue[0][1] <= end or number == len(days) or end - t >= DAY_SPLIT):
+            whole = t + queue[0][1] <= end + DAY_OVERRUN       # a few minutes over: finish it today
+            t = lesson_row(number, t, queue[0][1] if whole else min(queue[0][1], end - t))
+        if t < end and number < len(days):      # too little time left to begin the next lesson: it starts tomorrow
             rows.append(Row(number, _clock(t), "Buffer: catch up, questions, the day's sticky notes", end - t))
         if "last" in day:
             rows.append(Row(number, _clock(t), *day["last"]))

@@ -66,10 +66,19 @@ RULES = {
         "d": "think of where the bound is known: no request goes out for a value outside it."},
         "(c): the toolkit knows the bound (1 to 31 days) and refuses before a request is sent; the next cell "
         "shows it.", options="abcd"),
-    "00.2": top(2, "a list of product ids", {"kind": "items"}),                          # live
+    "00.2": facts(2, "two or three sentences for a manager (a string)",                      # live
+                  {"say": "the products' availability over the week (%)", "number": None, "tol": 0.06},
+                  {"say": "which product was the least available", "any": None},
+                  {"say": "that the dates are UTC days", "any": ["UTC"]}, min_words=15, max_words=80),
     "00.3": top(1, "a number", {"kind": "number"}),                                      # live
     "00.4": top(2, "a list of IP blocks, earliest change first",
                 items(["198.51.100.96/27", "192.0.2.80/28", "192.0.2.144/28", "203.0.113.80/28"], ordered=True)),
+    "00.5": claims(2, "ac", {
+        "b": "a cell is the day's worst status, not how long it lasted: Local's red day of 15 November was a "
+             "2-hour outage (the weekly update below gives its start and end).",
+        "d": "blue is planned MAINTENANCE: it is left out of availability and reported apart from outages."},
+        "(a) and (c) hold: a cell is one UTC day's worst status, and every product has at least one cell that is "
+        "not green. A red cell is not a whole day down, and blue (planned maintenance) is not counted as an outage."),
     "01.1": choice(1, "b", {
         "a": "a code alone proves nothing: the app first checks that the redirect answers its own request.",
         "c": "the token endpoint is never reached: the check happens in the app, before any request."},
@@ -227,6 +236,28 @@ RULES = {
                    subway_minutes={"kind": "number", "v": 50, "tol": 1, "unit": "min",
                                    "scale": {"60": "that is seconds: divide by 60 for minutes."}},
                    faster={"kind": "text", "v": ["subway"], "noun": "answer"}),
+    "07.1": choice(1, "b", {
+        "a": "availability is time, not days: one bad day does not lose the whole day when the outage was 2 hours.",
+        "c": "a product is down while any of its APIs is: the address search outage counts against Local."},
+        "(b): 2 hours down in the 168 hours of the week: (168 − 2) ÷ 168 = 98.8%; the next cell shows it."),
+    "07.2": claims(2, "ad", {
+        "b": "planned MAINTENANCE is not counted: Channel stays at 100% (its maintenance minutes are reported apart).",
+        "c": "YELLOW is up but degraded: the six hours of Blog search count as up, and Search stays at 100%."},
+        "(a) and (d) hold: 8 November 16:00 UTC is 9 November 01:00 in Seoul, inside the KST week; Local's 2-hour "
+        "outage falls in both weeks. Maintenance is not counted and YELLOW is counted as up."),
+    "07.3": choice(1, "b", {
+        "a": "a rate of 0 % would need users who were asked and said no; for this item there is nobody to count.",
+        "c": "the items the app requires are drawn dark; this one is not required."},
+        "(b): no linked user was ever asked for it (no consent is recorded), so there is no rate to draw; a 0 % bar "
+        "would say that everyone asked refused.", task="explain"),
+    "07.4": facts(2, "two to four sentences for the product owner (a string)",                # live
+                  {"say": "how many users are linked to the app", "number": None},
+                  {"say": "the share of the users asked who agree to share their e-mail (%)", "number": None,
+                   "tol": 0.06},
+                  {"say": "which consent item the share is about", "any": ["e-mail", "email", "이메일",
+                                                                           "account_email"]},
+                  min_words=15, max_words=90),
+    "07.5": top(1, "a list of sheet names", items(["availability", "days", "incidents", "periods"])),
 }
 
 if __name__ == "__main__":

@@ -94,3 +94,28 @@ def test_update_app_changes_redirect_uris_and_consent_items(fresh_tk, fresh_serv
         r = b.authorize(scope="talk_message")
         assert r.status_code == 302 and _query(r)["error"] == "invalid_scope"
         assert "not set as consent items of the app: talk_message" in _query(r)["error_description"]
+
+
+def test_the_scopes_of_an_app_with_consent_items_are_its_items_required_as_it_sets_them(fresh_tk):
+    """``GET /v2/user/scopes`` for an app that sets its consent items lists those items (``using``), a scope the
+    user agreed to earlier that the app no longer asks for with ``using`` false, and ``revocable`` as the app sets
+    each item: so a consent report's "required" is what this app requires, not the catalogue's default."""
+    import pandas as pd
+
+    import toolkit
+
+    tk = fresh_tk
+    app = tk.sandbox.create_app("Items", consent_items={"profile": "optional", "talk_message": "required"})
+    tk.sandbox.control("POST", "/sandbox/login", json={"app_id": app["app_id"], "user_id": 4100000001,
+                                                       "scopes": ["profile", "talk_message"]})
+    tk.sandbox.update_app(app["app_id"], consent_items={"talk_message": "required", "friends": "optional"})
+    mine = toolkit.connect(tk.hosts, rest_api_key=app["rest_api_key"], admin_key=app["admin_key"])
+    try:
+        scopes = mine.user.scopes(target_id=4100000001).set_index("id")
+    finally:
+        mine.close()
+    assert list(scopes.index) == ["friends", "talk_message", "profile"]           # the app's items, then earlier ones
+    assert scopes["using"].tolist() == [True, True, False]
+    assert bool(scopes.loc["talk_message", "revocable"]) is False                 # required by this app
+    assert bool(scopes.loc["profile", "revocable"]) is True                       # no longer asked: not required
+    assert pd.isna(scopes.loc["friends", "revocable"]) and not scopes.loc["friends", "agreed"]

@@ -21,10 +21,13 @@ from tests.lesson_answers import RULES
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("*.ipynb"))
 EXERCISE_HEAD = re.compile(r"\*\*Exercise (\d\d[ab]?\.\d+)\*\* · (★{1,3}) (easy|medium|hard) · \*([^*]+)\*")
 CHECK_CALL = re.compile(r'toolkit\.lessons\.(?:check\("([^"]+)", |Answer\("([^"]+)"\)|answer\("([^"]+)"[,)])')
-LIVE = {"00.2", "00.3", "01.4", "01.5", "02.3", "03a.1", "03b.2", "03b.3", "05.4"}  # answers that depend on the world
+LIVE = {"00.2", "00.3", "01.4", "01.5", "02.3", "03a.1", "03b.2", "03b.3", "05.4", "07.4"}  # answers that depend on the world
 # The author's world (a fresh sandbox, each walkthrough run top to bottom): what the live exercises' rules become
 # there, so that their feedback is tested as the stored rules' is.
-AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts the API rows too"}},
+AUTHOR = {"00.2": {"facts": [{"say": "the products' availability over the week (%)", "number": 99.72, "tol": 0.06},
+                             {"say": "which product was the least available", "any": ["Local", "local"]},
+                             {"say": "that the dates are UTC days", "any": ["UTC"]}]},
+          "00.3": {"v": 3, "why": {"6": "that counts the API rows too"}},
           "01.4": {"facts": [{"say": "how many users are linked to the app", "number": 11},
                              {"say": "how many of them share their e-mail (account_email)", "number": 7},
                              {"say": "who withdrew a consent most recently", "any": ["민지", "4100000001"]}]},
@@ -37,7 +40,12 @@ AUTHOR = {"00.2": {"v": ["login"]}, "00.3": {"v": 3, "why": {"6": "that counts t
           "05.4": {"facts": [{"say": "the distance in km", "tol": 0.5, "number": 19.185},       # 18:00 KST
                              {"say": "the driving time in minutes", "tol": 1, "number": 56.65},
                              {"say": "the taxi fare in KRW", "tol": 0, "number": 18000.0},
-                             RULES["05.4"]["facts"][3]]}}
+                             RULES["05.4"]["facts"][3]]},
+          "07.4": {"facts": [{"say": "how many users are linked to the app", "number": 9},
+                             {"say": "the share of the users asked who agree to share their e-mail (%)",
+                              "number": 87.5, "tol": 0.06},
+                             {"say": "which consent item the share is about",
+                              "any": ["e-mail", "email", "이메일", "account_email"]}]}}
 
 
 def rule_of(eid):

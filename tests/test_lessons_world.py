@@ -269,6 +269,56 @@ def test_00_3_after_a_teachers_incident_in_a_class_the_learners_count_is_right(m
             tk.close()
 
 
+# ---------------------------------------------------------------------- write exercises: the facts of the world
+def test_00_2_a_text_for_a_manager_is_checked_against_the_week_the_world_has_now(tmp_path):
+    """00.2's text must hold the week's availability and the least available product as the learner's sandbox has
+    them when ``check`` runs: after an outage of 10 hours yesterday the text written before is told which fact is
+    stale (never its value), and the solution run again writes a text that passes."""
+    lesson = Walkthrough("00_quickstart", tmp_path)
+    lesson.run_to("00.2")
+    tk = lesson.ns["tk"]
+    try:
+        assert lesson.solve("00.2")
+        before = lesson.ns["answer"]
+        assert "UTC" in before and "Local" in before
+        assert not lessons.check("00.2", before.replace("UTC", "KST"))            # the time zone is a fact too
+        tk.sandbox.incident("talk_sharing_upload_images", "RED", hours=10, started_minutes_ago=60 * 20)  # yesterday
+        stale = lessons.check("00.2", before)
+        text = str(stale)
+        assert not stale and "does not say the products' availability over the week" in text, text
+        assert "does not say which product was the least available" in text, text   # Message now, not Local
+        assert "99.72" not in text and "Message" not in text
+        lesson.run(next(i for i, c in enumerate(lesson.cells)                  # the weekly cell, run again
+                        if "weekly = tk.status.weekly(days=7)" in "".join(c["source"])))
+        assert lesson.solve("00.2"), "the solution run again in the changed world"
+        assert "Message" in lesson.ns["answer"]
+    finally:
+        tk.close()
+
+
+def test_07_4_the_consent_sentences_follow_the_learners_own_logins(tmp_path):
+    """07.4's facts (linked users, the e-mail rate of the users asked) come from the learner's world: a user who
+    logs in and agrees to the e-mail changes both, and the text written before is told so."""
+    lesson = Walkthrough("07_manager_report", tmp_path)
+    lesson.run_to("07.4")
+    tk = lesson.ns["tk"]
+    try:
+        assert lesson.solve("07.4")
+        before = lesson.ns["answer"]
+        assert lessons.check("07.4", before)
+        tk.sandbox.login(4100000001, scopes=["profile", "openid", "account_email"])   # 민지 links and agrees
+        stale = lessons.check("07.4", before)
+        assert not stale and "how many users are linked" in str(stale) and "share of the users asked" in str(stale)
+        lesson.run(next(i for i, c in enumerate(lesson.cells)                  # the summary cell, run again
+                        if "summary = consent_summary(" in "".join(c["source"])))
+        assert lesson.solve("07.4"), str(lessons.check("07.4", lesson.ns["answer"]))
+        assert lesson.ns["answer"].startswith("10 users are linked")
+        too_short = lessons.check("07.4", "Ten users.")
+        assert not too_short and "write at least" in str(too_short)
+    finally:
+        tk.close()
+
+
 # ---------------------------------------------------------------------- city facts: ties and exact values
 @pytest.fixture(scope="module")
 def city():

@@ -229,12 +229,100 @@ def test_consent_figure_labels_each_bar_with_agreed_over_n():
                                                  "at": 1795165200}]))
     fig = consent_figure(consent_summary(report, scopes), trend)
     bars, line = fig.axes
-    assert [t.get_text() for t in bars.texts] == ["2/2", "1/2"]
-    assert [t.get_text() for t in bars.get_xticklabels()] == ["a", "b"]       # display names, not scope ids
+    assert [t.get_text() for t in bars.texts] == ["2 of 2", "1 of 2"]
+    assert [t.get_text() for t in bars.get_yticklabels()] == ["a", "b"]       # display names, not scope ids
     assert [ln.get_label() for ln in line.get_lines()] == ["b"]
+    assert bars.get_title() == "Consent per item (n = the 2 linked users)"
     import matplotlib.pyplot as plt
 
     plt.close(fig)
+
+
+def _consent_world():
+    """Four linked users; friends asked of three (one withdrew), talk_chats never asked; seven optional scopes."""
+    optional = ["friends", "gender", "birthday", "age_range", "name", "phone_number"]
+    report = pd.DataFrame({"profile": [True] * 4, "friends": [True, True, False, False],
+                           "talk_chats": [False] * 4, **{s: [True, False, False, False] for s in optional[1:]}},
+                          index=[1, 2, 3, 4])
+    scopes = pd.DataFrame({"id": ["profile", "talk_chats", *optional],
+                           "display_name": ["Profile", "Chat rooms", "Friends list", "Gender", "Birthday",
+                                            "Age range", "Name", "Phone number"],
+                           "revocable": pd.array([False, pd.NA] + [True] * 6, dtype="boolean")})
+    log = [{"type": "scope_consent", "user_id": u, "scopes": "profile", "at": 1795165200} for u in (1, 2, 3, 4)]
+    log += [{"type": "scope_consent", "user_id": u, "scopes": "friends", "at": 1795165200 + 60} for u in (1, 2, 3)]
+    log += [{"type": "scope_consent", "user_id": 1, "scopes": " ".join(optional[1:]), "at": 1795165200 + 120},
+            {"type": "scope_withdraw", "user_id": 3, "scopes": "friends", "at": 1795165200 + 86400},
+            {"type": "scope_consent", "user_id": 9, "scopes": "talk_chats", "at": 1795165200}]   # not linked now
+    return report, scopes, log
+
+
+def test_consent_n_is_the_users_asked_and_a_scope_never_asked_has_no_rate():
+    """With the consent log, ``n`` counts the linked users asked for the scope (they agreed to it at some time),
+    not every linked user: a withdrawal keeps its user in ``n``; a scope nobody linked was asked for has ``n`` 0
+    and no rate (it does not read as "nobody agreed"); a user no longer linked is not counted."""
+    from toolkit.reports import consent_events_frame, consent_summary
+
+    report, scopes, log = _consent_world()
+    s = consent_summary(report, scopes, events=consent_events_frame(log)).set_index("scope")
+    assert list(s.columns[:4]) == ["linked", "n", "agreed", "rate_pct"]
+    assert (s["linked"] == 4).all()
+    assert s.loc["friends", ["n", "agreed"]].tolist() == [3, 2] and s.loc["friends", "rate_pct"] == pytest.approx(66.7)
+    assert s.loc["profile", "n"] == 4 and s.loc["gender", "n"] == 1 and s.loc["gender", "rate_pct"] == 100.0
+    assert s.loc["talk_chats", "n"] == 0 and pd.isna(s.loc["talk_chats", "rate_pct"])
+    assert s.index[-1] == "talk_chats"                                   # never asked: last
+    without = consent_summary(report, scopes).set_index("scope")        # without the log: over every linked user
+    assert (without["n"] == 4).all() and without.loc["talk_chats", "rate_pct"] == 0.0
+    per_user = [scopes.iloc[:4], scopes.iloc[4:]]                       # one tk.user.scopes() frame per user
+    assert consent_summary(report, per_user).equals(consent_summary(report, scopes))
+
+
+def test_consent_figure_lists_never_asked_scopes_and_says_what_the_trend_keeps():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.reports import consent_events_frame, consent_figure, consent_summary, consent_trend
+
+    report, scopes, log = _consent_world()
+    events = consent_events_frame(log)
+    fig = consent_figure(consent_summary(report, scopes, events=events), consent_trend(events))
+    try:
+        bars, line = fig.axes
+        names = [t.get_text() for t in bars.get_yticklabels()]
+        assert "Chat rooms" not in names and len(names) == 7                     # not a 0 % bar
+        assert "Never asked (no consent recorded): Chat rooms" in bars.get_xlabel()
+        assert bars.get_title() == "Consent per item (n = users asked, of 4 linked)"
+        assert "2 of 3" in [t.get_text() for t in bars.texts]                    # friends: agreed of asked
+        legend = [t.get_text() for t in bars.get_legend().get_texts()]
+        assert legend == ["required by the app (cannot be withdrawn)", "optional"]   # only what is drawn
+        assert "the 5 optional items most agreed to now (of 6)" in line.get_title()
+        assert len(line.get_lines()) == 5 and line.get_lines()[0].get_label() == "Friends list"
+        assert "UTC" in line.get_xlabel() and line.get_ylabel() == "users agreeing"
+    finally:
+        plt.close(fig)
+
+
+def test_the_status_heatmap_labels_its_axes_and_says_utc():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from toolkit.plots import status_heatmap, status_report
+
+    ax = status_heatmap(history())
+    try:
+        assert ax.get_xlabel() == "day (UTC, month-day)" and ax.get_ylabel() == "product"
+        assert "UTC day" in ax.get_title()
+        assert [t.get_text() for t in ax.get_yticklabels()] == ["local", "login"]
+    finally:
+        plt.close(ax.figure)
+    fig = status_report(current(), history(), by="api")
+    try:
+        assert fig.axes[1].get_ylabel() == "API" and "UTC" in fig.axes[1].get_xlabel()
+    finally:
+        plt.close(fig)
 
 
 def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk):

@@ -104,7 +104,9 @@ def _cmap():
 
 
 def status_heatmap(history: pd.DataFrame, by: str = "product", ax=None):
-    """Heatmap of a :meth:`StatusArea.history` frame: rows products (or APIs with ``by="api"``), columns days."""
+    """Heatmap of a :meth:`StatusArea.history` frame: rows products (or APIs with ``by="api"``), columns UTC days
+    (the status API's days; a day in Seoul, KST, starts at 15:00 UTC the day before), each cell the day's worst
+    status. The axes say so: ``day (UTC, month-day)`` and ``product`` (or ``API``)."""
     if by not in ("product", "api"):
         raise ValueError("by must be 'product' or 'api'")
     plt = _plt()
@@ -128,7 +130,9 @@ def status_heatmap(history: pd.DataFrame, by: str = "product", ax=None):
     ax.set_yticks(range(len(grid.index)), grid.index)
     step = max(1, len(grid.columns) // 15)
     ax.set_xticks(range(0, len(grid.columns), step), list(grid.columns)[::step], rotation=45, ha="right")
-    ax.set_title(f"Daily status by {by}")
+    ax.set_title(f"Daily status by {by}: each UTC day's worst status")
+    ax.set_xlabel("day (UTC, month-day)")
+    ax.set_ylabel(by if by == "product" else "API")
     from matplotlib.patches import Patch
 
     ax.legend(handles=[Patch(color=STATUS_COLORS[s], label=s) for s in STATUS_ORDER], loc="upper left",

@@ -505,30 +505,60 @@ def status_weekly(current: pd.DataFrame, history: pd.DataFrame, incidents=None, 
 
 
 # ------------------------------------------------------------------------------------------------ consent
-def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None) -> pd.DataFrame:
-    """Per scope of a :meth:`~toolkit.user.UserArea.consent_report` (users × scopes): ``n`` users, ``agreed``
-    users, ``rate_pct``, and — given a ``tk.user.scopes()`` frame — the scope's ``display_name`` and whether it is
-    ``required`` (a required consent item cannot be revoked: ``revocable`` false). ``scopes`` may hold the
-    scopes of several users (one frame after another): ``revocable`` is known only for an item the user agreed
-    to, so ``required`` is <NA> for a scope nobody agreed to. Sorted by rate, highest first.
+def consent_summary(report: pd.DataFrame, scopes: pd.DataFrame | None = None, *,
+                    events: pd.DataFrame | None = None) -> pd.DataFrame:
+    """Per scope of a :meth:`~toolkit.user.UserArea.consent_report` (users × scopes): ``linked`` users read, ``n``
+    users the rate is over, ``agreed`` users and ``rate_pct`` = agreed ÷ n × 100, and — given a
+    ``tk.user.scopes()`` frame — the scope's ``display_name`` (the name on the consent screen) and whether the app
+    requires it (``required``: a required consent item cannot be withdrawn, ``revocable`` false).
 
-    >>> scopes = pd.concat(tk.user.scopes(target_id=u) for u in report.index)      # doctest: +SKIP
-    >>> consent_summary(tk.user.consent_report(), scopes)                            # doctest: +SKIP
+    ``n`` is the users **asked** for the scope when ``events`` (:func:`consent_events_frame`, the platform's
+    consent log) is given: the linked users who agreed to it at some time (now, or before they withdrew). The log
+    records a request only when it was answered yes, so a request declined on the consent screen is not counted;
+    a scope no linked user was ever asked for has ``n`` 0 and ``rate_pct`` <NA> (it never reads as "nobody
+    agreed"). Without ``events``, ``n`` is every linked user (``linked``). ``scopes`` may hold the scopes of
+    several users (one frame after another, or a list of one frame per user): ``revocable`` is known only for an item some user agreed to, so
+    ``required`` is <NA> for a scope nobody agrees to now. Sorted by rate, highest first (never asked last).
+
+    >>> report = pd.DataFrame({"profile": [True, True], "friends": [True, False], "talk_chats": [False, False]})
+    >>> log = consent_events_frame([{"type": "scope_consent", "user_id": 0, "scopes": "profile friends", "at": 0},
+    ...                             {"type": "scope_consent", "user_id": 1, "scopes": "profile friends", "at": 0},
+    ...                             {"type": "scope_withdraw", "user_id": 1, "scopes": "friends", "at": 60}])
+    >>> consent_summary(report, events=log)[["scope", "linked", "n", "agreed", "rate_pct"]]
+            scope  linked  n  agreed  rate_pct
+    0     profile       2  2       2     100.0
+    1     friends       2  2       1      50.0
+    2  talk_chats       2  0       0      <NA>
     """
-    n = len(report)
-    agreed = report.sum().astype("int64") if n else pd.Series(dtype="int64")
-    out = pd.DataFrame({"scope": agreed.index.astype(str), "n": n, "agreed": agreed.values})
-    out["rate_pct"] = (100 * out["agreed"] / n).round(1) if n else 0.0
+    if scopes is not None and not isinstance(scopes, pd.DataFrame):   # one tk.user.scopes() frame per user
+        frames = list(scopes)
+        scopes = pd.concat(frames, ignore_index=True) if frames else None
+    linked = len(report)
+    agreed = report.sum().astype("int64") if linked else pd.Series(dtype="int64")
+    out = pd.DataFrame({"scope": agreed.index.astype(str), "linked": linked, "agreed": agreed.values})
+    if events is not None:
+        users = {str(u) for u in report.index}
+        said_yes = events[events["kind"].astype(str).eq("consent") & events["user_id"].astype(str).isin(users)]
+        ever = said_yes.groupby(said_yes["scope"].astype(str))["user_id"].agg(lambda u: {str(x) for x in u})
+        now = {scope: {str(u) for u in report.index[report[scope].astype(bool)]} for scope in report.columns}
+        out["n"] = [len(ever.get(scope, set()) | now.get(scope, set())) for scope in out["scope"]]
+    else:
+        out["n"] = linked
+    out["n"] = out["n"].astype("int64")
+    rate = (100 * out["agreed"] / out["n"].where(out["n"] > 0)).round(1)
+    out["rate_pct"] = rate.astype("Float64")
+    out = out[["scope", "linked", "n", "agreed", "rate_pct"]]
     if scopes is not None and len(scopes):
         names = scopes.drop_duplicates("id").set_index("id")["display_name"]
         out["display_name"] = out["scope"].map(names).astype("string")
         # ``revocable`` is given only for agreed items: a scope is required when some user's agreed item is not
-        # revocable, optional when some user's is; unknown (<NA>) when nobody agreed to it
+        # revocable, optional when some user's is; unknown (<NA>) when nobody agrees to it now
         revocable = scopes.dropna(subset=["revocable"]).groupby("id")["revocable"].agg(
             lambda r: bool(r.astype(bool).all()))
         out["required"] = out["scope"].map(~revocable.astype(bool)).astype("boolean")
     out = out.astype({"scope": "string"})
-    return out.sort_values(["rate_pct", "scope"], ascending=[False, True]).reset_index(drop=True)
+    return out.sort_values(["rate_pct", "agreed", "scope"], ascending=[False, False, True],
+                           na_position="last").reset_index(drop=True)
 
 
 _EVENT_TYPES = {"scope_consent": "consent", "scope_withdraw": "withdraw",
@@ -604,53 +634,85 @@ def consent_daily(trend: pd.DataFrame, *, freq: str = "D") -> pd.DataFrame:
     return wide
 
 
-def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, scopes=None):
-    """The consent report as one figure: the agreement rate per scope (required items dark, optional light, each
-    bar labelled with ``agreed/n``) and, given :func:`consent_trend`'s output, the users agreeing per day for
-    ``scopes`` (default: the five optional scopes agreed most). Returns the matplotlib figure.
+def consent_figure(summary: pd.DataFrame, trend: pd.DataFrame | None = None, *, scopes=None, top: int = 5):
+    """The consent report as one figure: the agreement rate per scope as horizontal bars, named as the consent
+    screen names them (``display_name``), each labelled ``agreed of n`` (n: the users the rate is over, see
+    :func:`consent_summary`), the items the app requires dark and the optional ones light; scopes nobody was asked
+    for (``n`` 0) are not drawn but listed under the bars. Given :func:`consent_trend`'s output, a second panel
+    shows the users agreeing at the end of each UTC day for ``scopes`` (default: the ``top`` optional scopes with
+    the most users agreeing now), and its title says which it keeps. Returns the matplotlib figure.
 
-    >>> fig = consent_figure(consent_summary(report, scopes), consent_trend(events))   # doctest: +SKIP
+    >>> fig = consent_figure(consent_summary(report, scopes, events=events), consent_trend(events))  # doctest: +SKIP
     """
     import matplotlib.pyplot as plt
-
-    from .plots import use_hangul_font
-
-    use_hangul_font()
-    panels = 2 if trend is not None and not trend.empty else 1
-    fig, axes = plt.subplots(1, panels, figsize=(12 if panels == 2 else 7, 4.2), squeeze=False)
-    ax = axes[0][0]
-    required = summary["required"] if "required" in summary else pd.Series(pd.NA, index=summary.index)
-    colors = ["#8a6d00" if r is True else "#f2b807" if r is False else "#d9d9d9"
-              for r in required.astype("object").where(required.notna(), None)]
-    labels = summary["scope"].astype(str)
-    if "display_name" in summary:                  # the names users see on the consent screen, not scope ids
-        labels = summary["display_name"].astype("string").fillna(labels).astype(str)
-    bars = ax.bar(labels, summary["rate_pct"], color=colors)
-    shown = dict(zip(summary["scope"].astype(str), labels))
-    for bar, agreed, n in zip(bars, summary["agreed"], summary["n"]):
-        ax.annotate(f"{agreed}/{n}", (bar.get_x() + bar.get_width() / 2, bar.get_height()), ha="center",
-                    va="bottom", fontsize=7, xytext=(0, 2), textcoords="offset points")
-    n = int(summary["n"].max()) if len(summary) else 0
-    ax.set_ylim(0, 110)
-    ax.set_ylabel("users agreeing (%)")
-    ax.set_title(f"Consent per scope ({n} linked users)")
-    plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
     from matplotlib.patches import Patch
 
-    ax.legend(handles=[Patch(color="#8a6d00", label="required (not revocable)"), Patch(color="#f2b807", label="optional"),
-                       Patch(color="#d9d9d9", label="nobody agreed")], loc="upper right", fontsize=8)
+    from .plots import shown_once, use_hangul_font
+
+    use_hangul_font()
+    asked = summary[summary["n"] > 0]
+    never = summary[summary["n"] <= 0]
+    panels = 2 if trend is not None and not trend.empty else 1
+    height = max(3.2, 0.32 * len(asked) + 1.6)
+    fig, axes = plt.subplots(1, panels, figsize=(12 if panels == 2 else 7, height), squeeze=False,
+                             gridspec_kw={"width_ratios": [1.15, 1]} if panels == 2 else None)
+    ax = axes[0][0]
+    required = asked["required"] if "required" in asked else pd.Series(pd.NA, index=asked.index)
+    required = required.astype("object").where(required.notna(), None)
+    kinds = ["required" if r is True else "optional" if r is False else "unknown" for r in required]
+    palette = {"required": "#8a6d00", "optional": "#f2b807", "unknown": "#bdbdbd"}
+
+    def names(frame):
+        ids = frame["scope"].astype(str)
+        if "display_name" in frame:              # the names users see on the consent screen, not scope ids
+            return frame["display_name"].astype("string").fillna(ids).astype(str)
+        return ids
+
+    labels = names(asked)
+    y = list(range(len(asked)))
+    bars = ax.barh(y, asked["rate_pct"].astype(float).fillna(0), color=[palette[k] for k in kinds])
+    for bar, agreed, n in zip(bars, asked["agreed"], asked["n"]):
+        ax.annotate(f"{int(agreed)} of {int(n)}", (bar.get_width(), bar.get_y() + bar.get_height() / 2),
+                    ha="left", va="center", fontsize=8, xytext=(3, 0), textcoords="offset points")
+    ax.set_yticks(y, list(labels))
+    ax.set_ylim(len(asked) + 0.9, -0.6)          # top to bottom, and a free band at the bottom for the legend
+    ax.set_xlim(0, 118)
+    xlabel = "users agreeing (% of n)"
+    if len(never):                              # not drawn as 0 %: nobody was asked, so there is no rate
+        import textwrap
+
+        xlabel += "\n" + textwrap.fill("Never asked (no consent recorded): " + ", ".join(names(never)), 70)
+    ax.set_xlabel(xlabel)
+    linked = int(summary["linked"].max()) if "linked" in summary and len(summary) else 0
+    if len(summary) and (summary["n"] == summary.get("linked", summary["n"])).all():
+        ax.set_title(f"Consent per item (n = the {linked} linked users)")
+    else:
+        ax.set_title(f"Consent per item (n = users asked, of {linked} linked)")
+    present = [k for k in ("required", "optional", "unknown") if k in kinds]
+    said = {"required": "required by the app (cannot be withdrawn)", "optional": "optional",
+            "unknown": "required or optional: unknown (nobody agrees now)"}
+    if present:
+        ax.legend(handles=[Patch(color=palette[k], label=said[k]) for k in present], loc="lower right", fontsize=8)
     if panels == 2:
         daily = consent_daily(trend)
+        title = "Users agreeing at the end of each UTC day"
         if scopes is None:
-            optional = summary.loc[required.eq(False).fillna(False).to_numpy(bool), "scope"].astype(str)
-            scopes = [c for c in optional if c in daily.columns][:5]
+            optional = asked.loc[[k == "optional" for k in kinds]].sort_values(["agreed", "scope"],
+                                                                               ascending=[False, True])
+            kept = [c for c in optional["scope"].astype(str) if c in daily.columns]
+            scopes = kept[:top]
+            if len(kept) > len(scopes):
+                title += f":\nthe {len(scopes)} optional items most agreed to now (of {len(kept)})"
+            else:
+                title += ":\nthe optional items"
         ax2 = axes[0][1]
+        shown_as = dict(zip(summary["scope"].astype(str), names(summary)))
         for scope in scopes:
-            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=shown.get(scope, scope))
-        ax2.set_title("Users agreeing at the end of each day (UTC)")
-        ax2.set_ylabel("users")
-        ax2.legend(fontsize=8, loc="upper left", bbox_to_anchor=(1.01, 1), frameon=False)
+            ax2.plot(daily.index.strftime("%m-%d"), daily[scope], marker="o", label=shown_as.get(scope, scope))
+        ax2.set_title(title, fontsize=10)
+        ax2.set_xlabel("day (UTC, month-day)")
+        ax2.set_ylabel("users agreeing")
+        ax2.yaxis.get_major_locator().set_params(integer=True)
+        ax2.legend(fontsize=8, loc="upper left", frameon=False)
     fig.tight_layout()
-    from .plots import shown_once
-
     return shown_once(fig)

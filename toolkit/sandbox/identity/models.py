@@ -307,14 +307,22 @@ class Model:
             app_id, int(user_id))]
 
     def scope_states(self, app_id: str, user_id: int) -> list[dict]:
-        """The Scope resources of §2: the app's scopes plus any the user agreed to earlier."""
+        """The Scope resources of §2: the app's scopes plus any the user agreed to earlier. An app that sets its
+        consent items (``consent_items``) uses those, required or optional as it sets them (a required item is not
+        revocable); the others are listed only when agreed earlier, with ``using`` false, and revocable. An app without them uses
+        the sandbox's catalogue with its defaults (``profile`` and ``openid`` required)."""
         rows = {r["scope"]: r for r in self.store.all(
             "SELECT * FROM consents WHERE app_id = ? AND user_id = ?", app_id, int(user_id))}
+        app = self.sandbox.apps.app(app_id) or {}
+        items = app.get("consent_items") or {}
+        using = [sid for sid in SCOPES if sid in items] + sorted(set(items) - set(SCOPES)) if items else list(SCOPES)
         out = []
-        for sid in list(SCOPES) + sorted(set(rows) - set(SCOPES)):
+        for sid in using + sorted(set(rows) - set(using)):
             display, kind, required = SCOPES.get(sid, (sid, "PRIVACY", False))
+            if items:                      # what this app requires; an item it no longer asks for it cannot
+                required = items.get(sid) == "required"
             agreed = bool(rows[sid]["agreed"]) if sid in rows else False
-            item = {"id": sid, "display_name": display, "type": kind, "using": sid in SCOPES, "agreed": agreed}
+            item = {"id": sid, "display_name": display, "type": kind, "using": sid in using, "agreed": agreed}
             if agreed:
                 item["revocable"] = not required
             out.append(item)
