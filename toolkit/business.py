@@ -222,7 +222,9 @@ class BusinessArea(Area):
         if self._browser is None:
             import httpx
 
-            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+            from .http import LOOPBACK_DIRECT
+
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False, mounts=LOOPBACK_DIRECT,
                                                               timeout=self.client.config.timeout))
         return self._browser
 

@@ -419,6 +419,13 @@ class _Connections:
             pass
 
 
+# The sandbox (and a class sandbox reached on this machine) answer on loopback: an HTTP(S)_PROXY/ALL_PROXY of the
+# environment is for the outside world, and a proxy would not reach this machine's loopback anyway. These mounts
+# send loopback requests directly (httpx: a pattern mounted to None uses the client's own transport), whatever
+# NO_PROXY says; every other host still goes through the environment's proxy.
+LOOPBACK_DIRECT = {"all://127.0.0.1": None, "all://localhost": None, "all://[::1]": None}
+
+
 class RequestCore:
     """Builds, sends and retries calls; maps errors. One instance per client.
 
@@ -454,7 +461,8 @@ class RequestCore:
     def http(self) -> httpx.Client:
         if self._conns.sync is None:
             self._conns.sync = httpx.Client(timeout=self._timeout(), transport=self._transport,
-                                            follow_redirects=False, headers={"User-Agent": f"toolkit/{__version__}"})
+                                            mounts=LOOPBACK_DIRECT, follow_redirects=False,
+                                            headers={"User-Agent": f"toolkit/{__version__}"})
         return self._conns.sync
 
     @property
@@ -467,12 +475,12 @@ class RequestCore:
                 limits = httpx.Limits(max_connections=POOL_SIZE, max_keepalive_connections=POOL_SIZE)
                 client = self._conns.pools[pool] = httpx.AsyncClient(
                     timeout=self._timeout(), limits=limits, follow_redirects=False, verify=_ssl_context(),
-                    headers={"User-Agent": f"toolkit/{__version__}"})
+                    mounts=LOOPBACK_DIRECT, headers={"User-Agent": f"toolkit/{__version__}"})
             return client
         if self._conns.async_ is None:
             self._conns.loop = asyncio.get_running_loop()
             self._conns.async_ = httpx.AsyncClient(timeout=self._timeout(), transport=self._async_transport,
-                                                   limits=_LIMITS, follow_redirects=False,
+                                                   limits=_LIMITS, follow_redirects=False, mounts=LOOPBACK_DIRECT,
                                                    headers={"User-Agent": f"toolkit/{__version__}"})
         return self._conns.async_
 

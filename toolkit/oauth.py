@@ -648,7 +648,9 @@ class OAuthArea(Area):
         if self._browser is not None and (self._browser_user != email.lower() or self._browser.is_closed):
             self.forget_browser()
         if self._browser is None:
-            self._browser = self.client.core.own(httpx.Client(follow_redirects=False,
+            from .http import LOOPBACK_DIRECT
+
+            self._browser = self.client.core.own(httpx.Client(follow_redirects=False, mounts=LOOPBACK_DIRECT,
                                                               timeout=self.client.config.timeout))
             self._browser_user = email.lower()
         return self._browser

@@ -124,11 +124,12 @@ class ForwardedTiles:
             import httpx
 
             from ..classroom import HEADER, classroom_header
+            from ..http import LOOPBACK_DIRECT
 
             self._client = httpx.AsyncClient(
                 base_url=self.url, timeout=httpx.Timeout(self.timeout),
                 headers={HEADER: classroom_header(self.student, self._token.reveal())},
-                limits=httpx.Limits(max_connections=16, max_keepalive_connections=8))
+                limits=httpx.Limits(max_connections=16, max_keepalive_connections=8), mounts=LOOPBACK_DIRECT)
         return self._client
 
     async def tile(self, z: int, x: int, y: int) -> bytes:

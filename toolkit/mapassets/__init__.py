@@ -610,7 +610,9 @@ def _fetch_live(template: str, keys) -> dict:
     headers = dict(getattr(handle, "headers", None) or {})
     out = {}
     try:
-        with httpx.Client(headers=headers, timeout=10.0) as http:
+        from ..http import LOOPBACK_DIRECT
+
+        with httpx.Client(headers=headers, timeout=10.0, mounts=LOOPBACK_DIRECT) as http:
             for z, x, y in keys:
                 r = http.get(template.format(z=z, x=x, y=y))
                 if r.status_code == 200 and r.headers.get("content-type", "").startswith("image/png"):
