@@ -392,3 +392,19 @@ def test_claims_and_facts_are_judged_without_giving_the_answer_away():
     assert lessons._facts("11 users, on 2026-11-20.", on_a_date) == []
     feedback = str(lessons._judge("00.1", good.replace("98.8", "97"), facts))
     assert "98.8" not in feedback and "Kakao" not in feedback
+
+
+REASONING = {"explain", "debug", "interpret", "write"}
+
+
+def test_every_lesson_has_a_reasoning_exercise_and_the_lessons_have_at_least_twelve():
+    """Issue 34: beside predict and compute, at least one explain/debug/interpret/write exercise per lesson, at least
+    12 in all; at least one exercise of each of the four kinds."""
+    by_lesson: dict[str, list[str]] = {}
+    for name, eid, _level, _solution in notebook_exercises():
+        by_lesson.setdefault(name, []).append(RULES[eid]["task"])
+    short = {name: tasks for name, tasks in by_lesson.items() if not REASONING & set(tasks)}
+    assert not short, f"lessons with no explain/debug/interpret/write exercise: {sorted(short)}"
+    reasoning = [task for tasks in by_lesson.values() for task in tasks if task in REASONING]
+    assert len(reasoning) >= 12, f"{len(reasoning)} reasoning exercises in all (at least 12 wanted)"
+    assert REASONING <= set(reasoning), f"kinds never used: {sorted(REASONING - set(reasoning))}"
