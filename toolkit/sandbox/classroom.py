@@ -371,7 +371,7 @@ class Classroom:
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
                  latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None,
                  limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None,
-                 allow_origins=(), webhook_host: str | None = None):
+                 allow_origins=(), webhook_host: str | None = None, hub=None):
         self._secret = Secret(secret)
         self.prefix = normalize_prefix(prefix)
         self.limits = limits or Limits()
@@ -402,6 +402,9 @@ class Classroom:
         self._city: tuple | None = None
         self._flushed = time.monotonic()
         self._dropped = 0                          # worlds replaced since the heap was last thawed
+        self.hub = hub                             # a HubLogin (classroom_hub): browsers are the hub's users
+        if hub is not None:
+            hub.generation, hub.sessions_per_student = self.generation, self.limits.sessions
 
     def __repr__(self) -> str:
         return f"<Classroom worlds={len(self._worlds)} db={self.db or 'in memory'}>"
@@ -618,7 +621,8 @@ class Classroom:
                     message = await receive()
                 await send({"type": "lifespan.shutdown.complete"})
             return
-        path = scope["path"]
+        path = full_path = scope["path"]
+        raw_send = send
         behind = self._behind(path)
         if behind:      # reached through the hub's proxy: answer as if at the root, rewrite what points back
             path = path[len(self.prefix):] or "/"
@@ -630,7 +634,11 @@ class Classroom:
         hub_session = _hub_session(scope)
         name, token, source, scope = _credential(scope)
         session = None
-        if source == "ticket":
+        if self.hub is not None and source != "header":   # behind a hub: the browser is whom the hub logged in
+            name = await self.hub.identify(scope, raw_send, full_path)
+            if name is None:                              # answered: to the hub's login, or its callback
+                return
+        elif source == "ticket":
             held = self._tickets.pop(token, None)
             if held is None or held[1] < time.monotonic():
                 name = None
