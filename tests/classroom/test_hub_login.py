@@ -92,7 +92,8 @@ class FakeHub:
             self.user_calls += 1
             given = request.headers.get("authorization", "").partition(" ")[2]
             held = self.tokens.get(given)
-            answer = (JSONResponse({"kind": "user", "name": held["user"], "scopes": [SCOPE, f"read:users:name!user={held['user']}"]})
+            scopes = [SCOPE, f"read:users:name!user={held['user']}"] if held else []
+            answer = (JSONResponse({"kind": "user", "name": held["user"], "scopes": scopes})
                       if held else JSONResponse({"status": 403}, 403))
         else:
             answer = JSONResponse({"status": 404}, 404)
