@@ -398,5 +398,124 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
                percentile(figures["default limits"], 95), 50, at_most=True))
 
 
+def hammered_phase(url: str, pid: int, secret, seconds: float) -> dict:
+    """One student hammers ``url`` with 200 connections (wrk, else :mod:`tests.bench.classroom_hammer`) for
+    ``seconds`` while another makes one address search after another: the other's latencies (ms, sorted, the
+    toolkit's client as a notebook calls it), the hammer's answers, and the class sandbox's CPU seconds."""
+    import threading
+
+    import httpx
+
+    import toolkit
+    from tests.bench.classroom_hammer import start as run_hammer
+    from toolkit.classroom import HEADER, classroom_header, student_token
+
+    hammerer = {HEADER: classroom_header("hammer", student_token(secret, "hammer"))}
+    key = httpx.get(url + "/sandbox/config", headers=hammerer, timeout=60).json()["app"]["rest_api_key"]
+    hammerer["Authorization"] = f"ServiceAK {key}"
+    other = toolkit.connect(classroom=url, student="honest", token=student_token(secret, "honest"))
+    other.local.address("부산진구 전포동 341-17")          # the city loaded before the clock starts
+    path = "/local/v2/local/search/address.json?query=%EC%A0%84%ED%8F%AC%EB%8F%99"      # 전포동
+    httpx.get(url + path, headers=hammerer, timeout=120).raise_for_status()
+    result: dict = {}
+    if shutil.which("wrk"):
+        worker = threading.Thread(target=lambda: result.update(wrk_hammer(url, hammerer, path, seconds)))
+        proc = None
+    else:
+        proc, go = run_hammer(url, hammerer, path, 200, seconds)
+        worker = threading.Thread(target=lambda: result.update(go()))
+    raw = httpx.Client(base_url=url, timeout=60, headers={
+        HEADER: classroom_header("honest", student_token(secret, "honest")),
+        "Authorization": "ServiceAK " + httpx.get(url + "/sandbox/config", timeout=60, headers={
+            HEADER: classroom_header("honest", student_token(secret, "honest"))}).json()["app"]["rest_api_key"]})
+    raw.get(path).raise_for_status()
+    cpu0 = cpu_seconds(pid)
+    worker.start()
+    out, bare, t0 = [], [], time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        start = time.perf_counter()
+        other.local.address("부산진구 전포동 341-17")
+        middle = time.perf_counter()
+        raw.get(path)              # the same search, the answer not made into a frame: the class sandbox's part
+        out.append(1000 * (middle - start))
+        bare.append(1000 * (time.perf_counter() - middle))
+    worker.join(seconds + 120)
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+    other.close()
+    raw.close()
+    answers = sum(result.get("statuses", {}).values())
+    return {"latency": sorted(out), "raw": sorted(bare), "answers": answers, "cpu": cpu_seconds(pid) - cpu0,
+            "statuses": result.get("statuses")}
+
+
+def hammer_before_after(before: Path, seconds: float, rounds: int) -> None:
+    """The other student's latency under the hammer (default limits), the class sandbox of ``before`` (a folder
+    holding an earlier ``toolkit`` package, e.g. ``git archive REV toolkit | tar -x -C DIR``) and of this checkout
+    side by side, alternating, ``rounds`` times each: p50/p95/p99 ms, and the class sandbox's CPU per hammer answer.
+
+        python tests/bench/bench_classroom.py --hammer-before-after DIR [--seconds 8] [--rounds 3]
+    """
+    from tests.bench.procs import _wait_for_url
+    from toolkit.classroom import read_secret
+
+    rows = {"before": [], "now": []}
+    with tempfile.TemporaryDirectory(prefix="bench-hammer-") as folder:
+        secret_file = Path(folder) / "class.secret"
+        secret = read_secret(secret_file, create=True)
+        for k in range(rounds):
+            for label, cwd in (("before", before), ("now", ROOT)) if k % 2 == 0 else (("now", ROOT),
+                                                                                       ("before", before)):
+                cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
+                       str(secret_file)]
+                env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(cwd)}
+                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+                                        cwd=cwd)
+                try:
+                    url = _wait_for_url(proc, "toolkit classroom")
+                    row = hammered_phase(url, proc.pid, secret, seconds)
+                finally:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
+                    proc.stdout.close()
+                v = row["latency"]
+                row["load"] = os.getloadavg()[0]
+                rows[label].append(row)
+                b = row["raw"]
+                print(f"round {k + 1} {label:<6}: the other student p50/p95/p99 {percentile(v, 50):6.1f} "
+                      f"{percentile(v, 95):6.1f} {percentile(v, 99):6.1f} ms ({len(v)}), the bare request "
+                      f"{percentile(b, 50):6.1f} {percentile(b, 95):6.1f} {percentile(b, 99):6.1f}; the hammer "
+                      f"{row['statuses']}; class sandbox CPU {1000 * row['cpu'] / max(row['answers'], 1):.2f} ms "
+                      f"per hammer answer; load average {row['load']:.1f}", flush=True)
+    for label in ("before", "now"):
+        p95s = sorted(percentile(r["latency"], 95) for r in rows[label])
+        bare = sorted(percentile(r["raw"], 95) for r in rows[label])
+        print(f"{label}: the other student's p95 under the hammer, ms: {', '.join(f'{x:.1f}' for x in p95s)}; the "
+              f"bare request's: {', '.join(f'{x:.1f}' for x in bare)}")
+    ratio = [percentile(b["latency"], 95) / max(percentile(n["latency"], 95), 0.01)
+             for b, n in zip(rows["before"], rows["now"])]
+    cpu = [(b["cpu"] / max(b["answers"], 1)) / max(n["cpu"] / max(n["answers"], 1), 1e-9)
+           for b, n in zip(rows["before"], rows["now"])]
+    print(f"hammered: the other student's p95, before / now, per round (no goal) "
+          f"{', '.join(f'{r:.2f}' for r in ratio)}")
+    bare = [percentile(b["raw"], 95) / max(percentile(n["raw"], 95), 0.01) for b, n in zip(rows["before"], rows["now"])]
+    print(f"hammered: the bare request's p95, before / now, per round (no goal) {', '.join(f'{r:.2f}' for r in bare)}")
+    print(f"hammered: the class sandbox's CPU per hammer answer, before / now, per round (no goal) "
+          f"{', '.join(f'{r:.2f}' for r in cpu)}")
+
+
 if __name__ == "__main__":
+    if "--hammer-before-after" in sys.argv:
+        args = sys.argv[1:]
+
+        def _opt(name: str, default: str) -> str:
+            return args[args.index(name) + 1] if name in args else default
+
+        hammer_before_after(Path(_opt("--hammer-before-after", "")), float(_opt("--seconds", "8")),
+                            int(_opt("--rounds", "3")))
+        sys.exit(0)
     sys.exit(main(sys.argv[1:]))
