@@ -284,3 +284,9 @@ def test_from_environment_needs_a_hub_service(monkeypatch):
     login = HubLogin.from_environment()
     assert login.cookie_name == CLIENT and login.callback_path == PREFIX + "/oauth_callback"
     assert login.auth.access_scopes == {SCOPE} and API_TOKEN not in repr(login)
+
+
+def test_at_its_own_address_the_class_sandbox_still_explains_what_a_kernel_must_send(hub):
+    with httpx.Client(base_url=hub["url"], timeout=30, follow_redirects=False) as kernel:
+        bare = kernel.get("/sandbox/config")           # not through the hub's proxy: no redirect to the hub
+        assert bare.status_code == 401 and "TOOLKIT_CLASSROOM_TOKEN" in bare.json()["msg"]

@@ -639,7 +639,8 @@ class Classroom:
             return
         name, token, source, scope = _credential(scope)
         session = None
-        if self.hub is not None and source != "header":   # behind a hub: the browser is whom the hub logged in
+        if self.hub is not None and behind and source != "header":   # a browser through the hub's proxy: whom
+            # the hub logged in (a request at the class sandbox's own address comes from a kernel, not a browser)
             name = await self.hub.identify(scope, raw_send, full_path)
             if name is None:                              # answered: to the hub's login, or its callback
                 return

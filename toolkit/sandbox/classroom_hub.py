@@ -9,8 +9,9 @@ pieces rather than its tornado handlers: ``login_url``, ``generate_pkce_code_cha
 ``get_next_url``, ``get_code_verifier``, ``get_state_cookie_name``, ``clear_oauth_state``, ``token_for_code``
 and ``user_for_token`` (the hub's own HTTP client makes the calls).
 
-* A browser request without the student's header (login pages, the demo app's callback page, fonts) and without
-  a valid session cookie of the class sandbox's own is sent through the hub's OAuth
+* A browser request through the hub's proxy (under the service's prefix) without the student's header (login
+  pages, the demo app's callback page, fonts) and without a valid session cookie of the class sandbox's own is
+  sent through the hub's OAuth
   (``/hub/api/oauth2/authorize``; the hub asks for its login first when the browser has none). A request that is
   not a page navigation (a font, a form post) gets HTTP 401 instead of a redirect.
 * The callback (``/services/NAME/oauth_callback``) checks the OAuth state against its cookie, exchanges the code
@@ -24,7 +25,8 @@ and ``user_for_token`` (the hub's own HTTP client makes the calls).
   hub logout, or another hub user's login on the same browser, therefore never reaches the previous world: the
   browser is sent through the hub's OAuth again and comes back as whoever is logged in now.
 * A single-use ticket (``?toolkit_ticket=``) binds nothing here: the hub's login is the browser's student. Outside
-  a hub the class sandbox keeps its tickets (:mod:`toolkit.sandbox.classroom`).
+  a hub, and at the class sandbox's own address (kernels, with their header), nothing changes
+  (:mod:`toolkit.sandbox.classroom`).
 
 >>> HubLogin.from_environment({}) is None        # not a hub service: tickets, as outside a hub
 True
