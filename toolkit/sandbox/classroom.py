@@ -135,8 +135,8 @@ class Limits:
     A request over ``concurrent``, ``rate`` or ``body_bytes`` waits its turn up to ``wait`` seconds (in order of
     arrival), then is answered HTTP 429 with ``Retry-After``; the toolkit's client waits that long and tries again
     (bounded by its ``max_attempts`` and ``total_timeout``), so an honest notebook does not see it. A request
-    refused for the rate is held ``wait`` give or take a quarter (at random) before its 429, so a hammer's
-    connections do not all come back at the same moment (see :func:`_hold`).
+    refused for the rate is held ``wait`` give or take a quarter (at random, released on 50 ms ticks) before its
+    429, so a hammer's connections do not all come back at the same moment (see :func:`_hold`).
 
     >>> print(Limits())
     per student: 8 requests at once, 20 a second (bursts of 80), 128 MiB of bodies in flight, 16 browser tickets, 16 browser sessions; past them a request waits up to 1 s, then HTTP 429 with Retry-After
