@@ -9,6 +9,10 @@ What it does:
 
 * runs ``toolkit classroom --port PORT --secret-file SECRET_FILE [--db DB]`` as the hub-managed service
   ``toolkit-classroom`` on ``http://127.0.0.1:PORT``; the hub starts it with the hub and stops it with the hub;
+* lets a student's browser in with the hub's own login: the service is the hub's OAuth client
+  (``oauth_no_confirm``, ``oauth_redirect_uri /services/toolkit-classroom/oauth_callback``) and the hub's
+  ``user`` role gains ``access:services!service=toolkit-classroom``, so the class sandbox learns from the hub whom
+  a browser is logged in as (``toolkit.sandbox.classroom_hub``); a hub logout ends that browser's way in;
 * gives every single-user server ``TOOLKIT_CLASSROOM_URL`` and ``TOOLKIT_CLASSROOM_TOKEN`` (the student's token,
   derived from the class secret and the user's name when the server is spawned); JupyterHub itself sets
   ``JUPYTERHUB_USER``. A plain ``toolkit.connect()`` in any notebook then binds to that student's own world;
@@ -47,6 +51,9 @@ Settings, read from the hub's environment (the defaults suit The Littlest Jupyte
 ``TOOLKIT_CLASSROOM_URLS``         class sandboxes run elsewhere, comma-separated (no managed service then)
 ``TOOLKIT_CLASSROOM_BROWSER_URLS`` where browsers reach those, in the same order (e.g. the path of each as an
                                    external service of this hub, run with ``--prefix`` that path)
+``TOOLKIT_CLASSROOM_USER_ROLE``    1 (default): the hub's ``user`` role gains
+                                   ``access:services!service=toolkit-classroom``; 0: your configuration
+                                   defines the ``user`` role and gives that scope itself
 =================================  ==========================================================================
 
 The hub computes tokens with ``toolkit.classroom.student_token`` when toolkit is importable in the hub's own
@@ -134,6 +141,25 @@ def student_token(name: str) -> str:
     return derive(_secret, name, revocations(SECRET_FILE).get(name, 0))   # a revoked token: a new one at spawn
 
 
+def _grant_students(names: list[str]) -> None:
+    """Let every hub user reach the class sandboxes ``names`` through the hub's login (``access:services!service=
+    NAME`` in the hub's default ``user`` role, the way JupyterHub's documentation grants all users a service). A
+    ``user`` role set earlier in this same configuration object gains the scopes. JupyterHub refuses a role defined
+    twice, and a file loaded with ``load_subconfig`` cannot see its parent's roles: where the hub's own
+    configuration defines ``user`` (or sets ``c.JupyterHub.load_roles`` after this file), add the scopes there and
+    set ``TOOLKIT_CLASSROOM_USER_ROLE=0``."""
+    if os.environ.get("TOOLKIT_CLASSROOM_USER_ROLE", "1").strip() in ("0", "false", "no", ""):
+        return
+    scopes = [f"access:services!service={n}" for n in names]
+    roles = c.JupyterHub.load_roles
+    for role in roles if isinstance(roles, list) else ():
+        if role.get("name") == "user":
+            role["scopes"] = [*role.get("scopes", ["self"]), *(s for s in scopes if s not in role.get("scopes", []))]
+            return
+    roles.append({"name": "user", "scopes": ["self", *scopes]})
+
+
+SERVICE_NAMES: list[str] = []        # the class sandboxes this file runs as hub services
 if not URLS:                         # the class sandboxes run here, as services of the hub
     _secret_dir()
     for k in range(SANDBOXES):
@@ -147,9 +173,14 @@ if not URLS:                         # the class sandboxes run here, as services
             "url": f"http://127.0.0.1:{PORT + k}",     # the hub's proxy forwards /services/NAME/ there
             "command": command,                        # which answers under JUPYTERHUB_SERVICE_PREFIX too
             "environment": {"PYTHONUNBUFFERED": "1"},
+            # a browser's student is whom the hub logged in (the hub's OAuth for services), with no extra page
+            "oauth_no_confirm": True,
+            "oauth_redirect_uri": f"/services/{name}/oauth_callback",
         })
         BROWSER_URLS.append(f"/services/{name}")
+        SERVICE_NAMES.append(name)
     URLS = [f"http://127.0.0.1:{PORT + k}" for k in range(SANDBOXES)]
+    _grant_students(SERVICE_NAMES)
 BROWSER = dict(zip(URLS, BROWSER_URLS))      # a class sandbox's address → where a browser reaches it
 
 

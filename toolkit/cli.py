@@ -597,6 +597,14 @@ def serve_classroom(args, secret) -> int:
           "allow_origins": args.allow_origin, "webhook_host": args.webhook_host}
     if args.clock_start:
         kw["clock_start"] = args.clock_start
+    from .classroom import ClassroomError
+    from .sandbox.classroom_hub import HubLogin
+
+    try:
+        kw["hub"] = HubLogin.from_environment()     # a hub's service: browsers are the hub's logged-in users
+    except ClassroomError as exc:
+        print(f"toolkit classroom: {exc}", file=sys.stderr)
+        return 1
     server = ClassroomServer(secret, port=args.port, db=args.db, host=args.host, **kw)
     stop = threading.Event()
     wanted = [signal.SIGTERM, signal.SIGINT] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
@@ -615,6 +623,9 @@ def serve_classroom(args, secret) -> int:
         if server.classroom.prefix:
             print(f"  browsers (login pages) through the hub's proxy: {server.classroom.prefix}/ "
                   f"(TOOLKIT_CLASSROOM_BROWSER_URL={server.classroom.prefix})", flush=True)
+        if kw["hub"] is not None:
+            print(f"  a browser's student: the hub's login (OAuth client {kw['hub'].cookie_name}, callback "
+                  f"{kw['hub'].callback_path})", flush=True)
         print(hub_lines(url, args.secret_file, server.classroom.prefix), flush=True)
         while not stop.wait(0.5):
             if not server.running:

@@ -398,5 +398,189 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
                percentile(figures["default limits"], 95), 50, at_most=True))
 
 
+def hammered_phase(url: str, pid: int, secret, seconds: float, tool: str = "wrk") -> dict:
+    """One student hammers ``url`` with 200 connections (wrk, else :mod:`tests.bench.classroom_hammer`) for
+    ``seconds`` while another makes one address search after another: the other's latencies (ms, sorted, the
+    toolkit's client as a notebook calls it), the hammer's answers, and the class sandbox's CPU seconds."""
+    import threading
+
+    import httpx
+
+    import toolkit
+    from tests.bench.classroom_hammer import start as run_hammer
+    from toolkit.classroom import HEADER, classroom_header, student_token
+
+    hammerer = {HEADER: classroom_header("hammer", student_token(secret, "hammer"))}
+    key = httpx.get(url + "/sandbox/config", headers=hammerer, timeout=60).json()["app"]["rest_api_key"]
+    hammerer["Authorization"] = f"ServiceAK {key}"
+    other = toolkit.connect(classroom=url, student="honest", token=student_token(secret, "honest"))
+    other.local.address("부산진구 전포동 341-17")          # the city loaded before the clock starts
+    path = "/local/v2/local/search/address.json?query=%EC%A0%84%ED%8F%AC%EB%8F%99"      # 전포동
+    httpx.get(url + path, headers=hammerer, timeout=120).raise_for_status()
+    result: dict = {}
+    if tool == "wrk" and shutil.which("wrk"):
+        worker = threading.Thread(target=lambda: result.update(wrk_hammer(url, hammerer, path, seconds)))
+        proc = None
+    else:
+        proc, go = run_hammer(url, hammerer, path, 200, seconds)
+        worker = threading.Thread(target=lambda: result.update(go()))
+    raw = httpx.Client(base_url=url, timeout=60, headers={
+        HEADER: classroom_header("honest", student_token(secret, "honest")),
+        "Authorization": "ServiceAK " + httpx.get(url + "/sandbox/config", timeout=60, headers={
+            HEADER: classroom_header("honest", student_token(secret, "honest"))}).json()["app"]["rest_api_key"]})
+    raw.get(path).raise_for_status()
+    cpu0 = cpu_seconds(pid)
+    worker.start()
+    out, bare, t0 = [], [], time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        start = time.perf_counter()
+        other.local.address("부산진구 전포동 341-17")
+        middle = time.perf_counter()
+        raw.get(path)              # the same search, the answer not made into a frame: the class sandbox's part
+        out.append(1000 * (middle - start))
+        bare.append(1000 * (time.perf_counter() - middle))
+    worker.join(seconds + 120)
+    if proc is not None and proc.poll() is None:
+        proc.kill()
+    other.close()
+    raw.close()
+    answers = sum(result.get("statuses", {}).values())
+    return {"latency": sorted(out), "raw": sorted(bare), "answers": answers, "cpu": cpu_seconds(pid) - cpu0,
+            "statuses": result.get("statuses"), "peak": result.get("peak_50ms")}
+
+
+def hammer_before_after(before: Path, seconds: float, rounds: int, tool: str = "wrk") -> None:
+    """The other student's latency under the hammer (default limits), the class sandbox of ``before`` (a folder
+    holding an earlier ``toolkit`` package, e.g. ``git archive REV toolkit | tar -x -C DIR``) and of this checkout
+    side by side, alternating, ``rounds`` times each: p50/p95/p99 ms, and the class sandbox's CPU per hammer answer.
+
+        python tests/bench/bench_classroom.py --hammer-before-after DIR [--seconds 8] [--rounds 3] [--python]
+
+    ``--python``: the hammer is :mod:`tests.bench.classroom_hammer` (not wrk), which also reports the most hammer
+    answers within any 50 ms: how bursty the class sandbox answers a hammer, whatever else the machine runs.
+    """
+    from tests.bench.procs import _wait_for_url
+    from toolkit.classroom import read_secret
+
+    rows = {"before": [], "now": []}
+    with tempfile.TemporaryDirectory(prefix="bench-hammer-") as folder:
+        secret_file = Path(folder) / "class.secret"
+        secret = read_secret(secret_file, create=True)
+        for k in range(rounds):
+            for label, cwd in (("before", before), ("now", ROOT)) if k % 2 == 0 else (("now", ROOT),
+                                                                                       ("before", before)):
+                cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
+                       str(secret_file)]
+                env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(cwd)}
+                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+                                        cwd=cwd)
+                try:
+                    url = _wait_for_url(proc, "toolkit classroom")
+                    row = hammered_phase(url, proc.pid, secret, seconds, tool)
+                finally:
+                    proc.terminate()
+                    try:
+                        proc.wait(timeout=10)
+                    except subprocess.TimeoutExpired:
+                        proc.kill()
+                        proc.wait()
+                    proc.stdout.close()
+                v = row["latency"]
+                row["load"] = os.getloadavg()[0]
+                rows[label].append(row)
+                b = row["raw"]
+                print(f"round {k + 1} {label:<6}: the other student p50/p95/p99 {percentile(v, 50):6.1f} "
+                      f"{percentile(v, 95):6.1f} {percentile(v, 99):6.1f} ms ({len(v)}), the bare request "
+                      f"{percentile(b, 50):6.1f} {percentile(b, 95):6.1f} {percentile(b, 99):6.1f}; the hammer "
+                      f"{row['statuses']}; class sandbox CPU {1000 * row['cpu'] / max(row['answers'], 1):.2f} ms "
+                      f"per hammer answer; load average {row['load']:.1f}"
+                      + (f"; the hammer's answers in the busiest 50 ms {row['peak']}" if row["peak"] else ""),
+                      flush=True)
+    for label in ("before", "now"):
+        p95s = sorted(percentile(r["latency"], 95) for r in rows[label])
+        bare = sorted(percentile(r["raw"], 95) for r in rows[label])
+        print(f"{label}: the other student's p95 under the hammer, ms: {', '.join(f'{x:.1f}' for x in p95s)}; the "
+              f"bare request's: {', '.join(f'{x:.1f}' for x in bare)}")
+    ratio = [percentile(b["latency"], 95) / max(percentile(n["latency"], 95), 0.01)
+             for b, n in zip(rows["before"], rows["now"])]
+    cpu = [(b["cpu"] / max(b["answers"], 1)) / max(n["cpu"] / max(n["answers"], 1), 1e-9)
+           for b, n in zip(rows["before"], rows["now"])]
+    print(f"hammered: the other student's p95, before / now, per round (no goal) "
+          f"{', '.join(f'{r:.2f}' for r in ratio)}")
+    bare = [percentile(b["raw"], 95) / max(percentile(n["raw"], 95), 0.01) for b, n in zip(rows["before"], rows["now"])]
+    print(f"hammered: the bare request's p95, before / now, per round (no goal) {', '.join(f'{r:.2f}' for r in bare)}")
+    print(f"hammered: the class sandbox's CPU per hammer answer, before / now, per round (no goal) "
+          f"{', '.join(f'{r:.2f}' for r in cpu)}")
+    if all(r["peak"] for r in rows["before"] + rows["now"]):
+        peaks = [b["peak"] / max(n["peak"], 1) for b, n in zip(rows["before"], rows["now"])]
+        print(f"hammered: the hammer's answers in the busiest 50 ms, before / now, per round (no goal) "
+              f"{', '.join(f'{r:.2f}' for r in peaks)}")
+
+
+BURSTS = """
+import asyncio, json, sys, time
+from toolkit.sandbox.classroom import Classroom, _Share
+room = Classroom("a-class-secret-of-32-characters!")
+share, answers = _Share(room.limits.burst), []
+
+async def connection(until):
+    while time.monotonic() < until:
+        if await room._enter(share, 0) is None:
+            await asyncio.sleep(0.002)          # the admitted request's own work
+            room._leave(share, 0)
+        answers.append(time.monotonic())
+
+async def main(seconds):
+    until = time.monotonic() + seconds
+    await asyncio.gather(*(connection(until) for _ in range(200)))
+
+asyncio.run(main(float(sys.argv[1])))
+print(json.dumps(answers))
+room.close()
+"""
+"""A hammering student's 200 connections against the class sandbox's fair share itself (``Classroom._enter``, no
+HTTP, no other process): when each of their requests is answered (a turn or a 429)."""
+
+
+def hammer_bursts(before: Path, seconds: float = 6.0) -> None:
+    """How bursty a hammer's answers come, an earlier class sandbox (``before``, a folder holding its ``toolkit``)
+    against this one: 200 connections, each asking again as soon as answered, against the default limits, in
+    one process with nothing else (so whatever else the machine runs changes little). Printed: answers, the most
+    in any 50 ms, and the 99th percentile of the answers per 50 ms window after the first second; every answer
+    in a burst is one more request another student's waits behind.
+
+        python tests/bench/bench_classroom.py --hammer-bursts DIR
+    """
+    from tests.bench.classroom_hammer import peak
+
+    figures = {}
+    for label, cwd in (("before", before), ("now", ROOT)):
+        out = subprocess.run([sys.executable, "-c", BURSTS, str(seconds)], cwd=cwd, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONPATH": str(cwd)}, timeout=seconds + 120, check=True)
+        times = json.loads(out.stdout.strip().splitlines()[-1])
+        start = min(times) + 1.0
+        steady = [t for t in times if t >= start]
+        windows = [0] * (int((max(steady) - start) / 0.05) + 1)
+        for t in steady:
+            windows[int((t - start) / 0.05)] += 1
+        figures[label] = (len(times), peak(steady, 0.05), percentile(sorted(windows), 99))
+        print(f"{label:<6}: {len(times)} answers in {seconds:g} s; after the first second the most in any 50 ms "
+              f"{figures[label][1]}, the 99th percentile of answers per 50 ms window {figures[label][2]:.0f}")
+    print(f"hammer bursts: the most answers in any 50 ms, before / now (no goal) "
+          f"{figures['before'][1] / max(figures['now'][1], 1):.2f}")
+
+
 if __name__ == "__main__":
+    if "--hammer-bursts" in sys.argv:
+        hammer_bursts(Path(sys.argv[sys.argv.index("--hammer-bursts") + 1]))
+        sys.exit(0)
+    if "--hammer-before-after" in sys.argv:
+        args = sys.argv[1:]
+
+        def _opt(name: str, default: str) -> str:
+            return args[args.index(name) + 1] if name in args else default
+
+        hammer_before_after(Path(_opt("--hammer-before-after", "")), float(_opt("--seconds", "8")),
+                            int(_opt("--rounds", "3")), "python" if "--python" in args else "wrk")
+        sys.exit(0)
     sys.exit(main(sys.argv[1:]))

@@ -7,7 +7,7 @@ bench_classroom, so its CPU is not the measuring process's.
 The job (JSON on standard input, so no token shows in a process list): ``{"url", "headers": {...}, "path",
 "connections", "seconds"}``. The process prints ``ready`` once its connections are made, waits for ``go`` on
 standard input, and prints ``result {...}``: answers by status, how many 429s carried ``Retry-After``, transport
-errors by kind, requests sent.
+errors by kind, requests sent, and the most answers within any 50 ms (``peak_50ms``: how bursty they come).
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ async def hammer(job: dict) -> dict:
 
     statuses: collections.Counter = collections.Counter()
     errors: collections.Counter = collections.Counter()
+    answered: list[float] = []           # when each answer came (monotonic seconds)
     retry_after = 0
     limits = httpx.Limits(max_connections=job["connections"], max_keepalive_connections=job["connections"])
     async with httpx.AsyncClient(base_url=job["url"], headers=job["headers"], limits=limits, timeout=60,
@@ -40,12 +41,29 @@ async def hammer(job: dict) -> dict:
                     errors[type(exc).__name__] += 1
                     continue
                 statuses[resp.status_code] += 1
+                answered.append(time.monotonic())
                 if resp.status_code == 429 and resp.headers.get("retry-after", "").isdigit():
                     retry_after += 1
 
         await asyncio.gather(*(one_connection() for _ in range(job["connections"])))
     return {"statuses": {str(k): v for k, v in statuses.items()}, "retry_after": retry_after,
-            "errors": dict(errors), "sent": sum(statuses.values()) + sum(errors.values())}
+            "errors": dict(errors), "sent": sum(statuses.values()) + sum(errors.values()),
+            "peak_50ms": peak(answered, 0.05)}
+
+
+def peak(times: list[float], window: float) -> int:
+    """The most answers that came within any ``window`` seconds: how bursty the class sandbox's answers are.
+
+    >>> peak([0.0, 0.01, 0.02, 1.0, 1.5], 0.05)
+    3
+    """
+    times = sorted(times)
+    best = start = 0
+    for end, t in enumerate(times):
+        while t - times[start] > window:
+            start += 1
+        best = max(best, end - start + 1)
+    return best
 
 
 def start(url: str, headers: dict, path: str, connections: int, seconds: float):

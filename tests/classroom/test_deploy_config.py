@@ -32,6 +32,7 @@ def fake_toolkit(folder: Path) -> str:
 
 def load(monkeypatch, tmp_path, **env):
     for name in ("TOOLKIT_CLASSROOM_URLS", "TOOLKIT_CLASSROOM_SANDBOXES", "TOOLKIT_CLASSROOM_DB",
+                 "TOOLKIT_CLASSROOM_USER_ROLE",
                  "TOOLKIT_CLASSROOM_BROWSER_URLS"):
         monkeypatch.delenv(name, raising=False)
     monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(tmp_path / "class" / "class.secret"))
@@ -41,6 +42,7 @@ def load(monkeypatch, tmp_path, **env):
         monkeypatch.setenv(name, value)
     c = PyFileConfigLoader(CONFIG.name, str(CONFIG.parent)).load_config()
     services = c.JupyterHub.services.get_value([]) if "services" in c.JupyterHub else []
+    load.roles = c.JupyterHub.load_roles.get_value([]) if "load_roles" in c.JupyterHub else []
     return services, c.Spawner.environment.get_value({})
 
 
@@ -55,7 +57,10 @@ def test_one_class_sandbox_as_a_hub_service(monkeypatch, tmp_path):
         "name": "toolkit-classroom", "url": "http://127.0.0.1:18765",
         "command": [str(tmp_path / "venv" / "bin" / "toolkit"), "classroom", "--port", "18765", "--secret-file",
                     str(tmp_path / "class" / "class.secret"), "--db", str(tmp_path / "class/worlds.sqlite")],
-        "environment": {"PYTHONUNBUFFERED": "1"}}]
+        "environment": {"PYTHONUNBUFFERED": "1"},
+        "oauth_no_confirm": True, "oauth_redirect_uri": "/services/toolkit-classroom/oauth_callback"}]
+    # every hub user may reach it through the hub's login (the hub's OAuth for services)
+    assert load.roles == [{"name": "user", "scopes": ["self", "access:services!service=toolkit-classroom"]}]
     assert oct((tmp_path / "class").stat().st_mode & 0o777) == "0o700"   # the secret's folder: the hub's only
     env = user_env(environment, "student1")
     secret = read_secret(tmp_path / "class" / "class.secret")
@@ -76,6 +81,10 @@ def test_a_large_class_split_over_several_sandboxes_by_name(monkeypatch, tmp_pat
     assert [s["url"] for s in services] == urls
     assert [s["name"] for s in services] == [f"toolkit-classroom-{k}" for k in range(3)]
     assert [s["command"][-1] for s in services] == [str(tmp_path / f"class/worlds-{k}.sqlite") for k in range(3)]
+    assert [s["oauth_redirect_uri"] for s in services] == [f"/services/toolkit-classroom-{k}/oauth_callback"
+                                                           for k in range(3)]
+    assert load.roles == [{"name": "user", "scopes": ["self", *(f"access:services!service=toolkit-classroom-{k}"
+                                                                 for k in range(3))]}]
     names = [f"student{i}" for i in range(300)]
     assigned = {n: user_env(environment, n)["TOOLKIT_CLASSROOM_URL"] for n in names}
     counts = [sum(1 for u in assigned.values() if u == url) for url in urls]
@@ -191,3 +200,19 @@ def test_a_revoked_student_gets_a_new_token_at_the_next_spawn(monkeypatch, tmp_p
     secret = read_secret(tmp_path / "class" / "class.secret")
     assert after != before and after == student_token(secret, "student1", 1)
     assert user_env(environment, "student2")["TOOLKIT_CLASSROOM_TOKEN"] == other          # nobody else's changes
+
+
+
+def test_a_hub_whose_configuration_defines_the_user_role_gives_the_scope_itself(monkeypatch, tmp_path):
+    """A subconfig cannot see the roles its parent configuration defined (traitlets loads it on its own), and
+    JupyterHub refuses a role defined twice: where the hub's configuration defines ``user`` itself, the teacher adds
+    the scope there and sets TOOLKIT_CLASSROOM_USER_ROLE=0."""
+    wrapper = tmp_path / "hub_config.py"
+    wrapper.write_text("c = get_config()\n"
+                       "c.JupyterHub.load_roles = [{'name': 'user', 'scopes': ['self', 'read:groups',\n"
+                       "                           'access:services!service=toolkit-classroom']}]\n"
+                       f"load_subconfig({str(CONFIG)!r})\n")
+    services, _ = load(monkeypatch, tmp_path, TOOLKIT_CLASSROOM_USER_ROLE="0")
+    assert load.roles == [] and services[0]["oauth_no_confirm"] is True
+    c = PyFileConfigLoader(wrapper.name, str(tmp_path)).load_config()
+    assert [r["name"] for r in c.JupyterHub.load_roles] == ["user"]

@@ -170,14 +170,31 @@ print(json.dumps({{"status": box.status.value, "me": tk.user.me()["id"]}}))
 """
 
 
-def browser_login(base: str, link: str) -> str:
-    """A student's browser on the hub's origin: opens the login link, logs in and consents through the hub's
+def hub_login(b, user: str) -> None:
+    """``b`` (an httpx client on the hub's origin) logs in to the hub as ``user`` (its dummy authenticator: any
+    password), with the login form's XSRF token as a browser sends it."""
+    import re
+
+    form = b.get("/hub/login")
+    xsrf = re.search(r'name="_xsrf" value="([^"]+)"', form.text)
+    answer = b.post("/hub/login", data={"username": user, "password": "any",
+                                        **({"_xsrf": xsrf.group(1)} if xsrf else {})})
+    assert answer.status_code in (302, 303) and b.cookies.get("jupyterhub-session-id"), answer.text[:300]
+
+
+def browser_login(base: str, link: str, user: str) -> str:
+    """A student's browser on the hub's origin: logs in to the hub, opens the login link (the class sandbox sends
+    it through the hub's OAuth and back: the browser is the hub's user), logs in and consents through the hub's
     proxy; returns the address it lands on (the callback page, through the hub)."""
     import httpx
 
     from tests.classroom.test_behind_a_proxy import log_in
 
     with httpx.Client(base_url=base, timeout=60, follow_redirects=False) as b:
+        hub_login(b, user)
+        through = b.get(link, follow_redirects=True)        # the hub's OAuth, then the login page
+        assert through.status_code == 200 and "id='login'" in through.text, through.text[:300]
+        assert any(r.url.path == "/services/toolkit-classroom/oauth_callback" for r in through.history)
         location, _ = log_in(b, link)
         landed = b.get(location)
         assert landed.status_code == 200 and "Copy the whole address" in landed.text
@@ -222,7 +239,7 @@ def run_student(base: str, hub_api: str, admin: str, user: str) -> dict:
                                      headers={"Authorization": f"token {made['token']}"})
         with urllib.request.urlopen(ask, timeout=30) as tile:
             got["tile"] = (tile.status, tile.headers["content-type"], tile.read(8))
-        got["pasted"] = browser_login(base, got["link"])
+        got["pasted"] = browser_login(base, got["link"], user)
         done = kernel.execute(COMPLETE_CELL.format(pasted=got["pasted"]))
         assert done["error"] is None, f"{user}: {done['error']}"
         got["completed"] = json.loads(done["stdout"].strip().splitlines()[-1])
@@ -270,8 +287,8 @@ c.Spawner.start_timeout = 120
 c.Spawner.http_timeout = 120
 c.Spawner.environment.update({{"MPLBACKEND": "module://matplotlib_inline.backend_inline"}})
 c.JupyterHub.services.append({{"name": "test-admin", "api_token": {admin!r}}})
-c.JupyterHub.load_roles = [{{"name": "test-admin", "services": ["test-admin"],
-                             "scopes": ["admin:users", "admin:servers", "tokens", "access:servers"]}}]
+c.JupyterHub.load_roles.append({{"name": "test-admin", "services": ["test-admin"],
+                                 "scopes": ["admin:users", "admin:servers", "tokens", "access:servers"]}})
 c.JupyterHub.cleanup_servers = True
 """)
     env = {**{k: v for k, v in os.environ.items() if not k.startswith(("JUPYTER", "TOOLKIT_", "IPYTHON"))},
@@ -408,3 +425,86 @@ def test_three_students_on_a_real_jupyterhub_each_see_only_their_own_world(hub):
     for value in (secret.reveal(), *(student_token(secret, u) for u in USERS)):
         assert value not in log
         assert all(value not in got["link"] for got in seen.values())    # links carry a ticket, not a token
+
+
+def test_a_shared_browser_on_the_hub_reaches_only_the_logged_in_students_world(hub):
+    """One chromium context (one browser, its cookies kept throughout), the hub's own login only: without a hub
+    login the class sandbox's page gives the hub's login, not a world; student1 logs in and lands in student1's
+    world; after the hub's logout (the class sandbox's cookie still in the browser) the same page asks for the
+    hub's login again; student2 logs in on that browser and lands in student2's world, never student1's. Each
+    world is told apart by an app named after its student, made with that student's own header."""
+    import httpx
+
+    from tests.browser.conftest import ARGS, CHROMIUM
+    from toolkit.classroom import HEADER, classroom_header, read_secret, student_token
+
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (apt-get install -y chromium)")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    started = time.monotonic()
+    users = ("student1", "student2")
+    status, _ = api(f"{hub['api']}/users", hub["admin"], "POST", {"usernames": list(users)})
+    assert status == 201
+    secret = read_secret(hub["secret_file"])
+    keys = {}
+    for user in users:
+        made = httpx.post(hub["classroom"] + "/sandbox/apps", timeout=60, json={"name": f"app of {user}"},
+                          headers={HEADER: classroom_header(user, student_token(secret, user))})
+        assert made.status_code == 200, made.text
+        keys[user] = made.json()["rest_api_key"]
+    page_url = hub["base"] + "/services/toolkit-classroom/sandbox/apps"
+
+    def login_page_of(page, user: str) -> str:
+        """The class sandbox's login page for ``user``'s app, as this browser's world shows it."""
+        page.goto(hub["base"] + "/services/toolkit-classroom/auth/oauth/authorize?response_type=code&client_id="
+                  + keys[user] + "&redirect_uri=http://localhost:8765/callback")
+        return page.inner_text("body")
+    shots = ROOT / "tests" / "browser" / "screenshots"
+    shots.mkdir(parents=True, exist_ok=True)
+
+    def apps_shown(page) -> list[str]:
+        assert page.url == page_url, page.url
+        return sorted(a["name"] for a in json.loads(page.inner_text("body"))["apps"] if a["name"].startswith("app of"))
+
+    def hub_login_form(page) -> bool:
+        return "/hub/login" in page.url and page.locator("input[name=username]").count() == 1
+
+    def log_in(page, user: str) -> None:
+        page.fill("input[name=username]", user)
+        page.fill("input[name=password]", "any")
+        page.click("input[type=submit], button[type=submit]")
+        page.wait_for_url(page_url, timeout=60000)
+
+    with sync_api.sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
+        try:
+            context = browser.new_context(viewport={"width": 1000, "height": 700})
+            page = context.new_page()
+            page.set_default_timeout(60000)
+            page.goto(page_url)                                   # no hub login: the hub's login, no world
+            assert hub_login_form(page) and "app of" not in page.content()
+            log_in(page, "student1")
+            assert apps_shown(page) == ["app of student1"]
+            assert "to continue to app of student1" in login_page_of(page, "student1")
+            page.screenshot(path=str(shots / "hub_oauth_student1.png"))
+            ours = [c for c in context.cookies() if c["name"] == "service-toolkit-classroom"]
+            assert len(ours) == 1 and ours[0]["httpOnly"] and ours[0]["path"].startswith("/services/toolkit-classroom")
+            page.goto(hub["base"] + "/hub/logout")
+            assert any(c["name"] == "service-toolkit-classroom" for c in context.cookies())   # still held
+            page.goto(page_url)                                   # the hub's login again, not student1's world
+            assert hub_login_form(page) and "app of student1" not in page.content()
+            log_in(page, "student2")                              # another student on the same browser
+            assert apps_shown(page) == ["app of student2"]
+            page.reload()
+            assert apps_shown(page) == ["app of student2"]
+            # worlds are seeded alike, so the app each student made has the same key in both: the very page
+            # student1 saw now shows student2's app
+            assert keys["student1"] == keys["student2"]
+            shown = login_page_of(page, "student1")
+            assert "to continue to app of student2" in shown and "student1" not in shown
+            page.screenshot(path=str(shots / "hub_oauth_student2.png"))
+        finally:
+            browser.close()
+    log = hub["log"].read_text(errors="replace")
+    assert all(student_token(secret, u) not in log for u in users) and secret.reveal() not in log
+    assert time.monotonic() - started < 90

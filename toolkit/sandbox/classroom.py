@@ -28,7 +28,10 @@ Design (the choices, written down):
   and cookie are removed before the world's app sees the request. ``?toolkit_classroom=NAME:TOKEN`` binds
   nothing (a link must not carry a credential). Behind a hub, a session holds only while the browser keeps the
   hub's session cookie it had when the ticket was spent (:data:`HUB_SESSION_COOKIE`: a hub logout or another
-  hub user's login on that browser ends it).
+  hub user's login on that browser ends it). Run as a hub's service (``hub``: a
+  :class:`~toolkit.sandbox.classroom_hub.HubLogin`, which ``toolkit classroom`` makes from the hub's
+  environment), the browser's student is the hub's logged-in user instead, by the hub's own OAuth for services;
+  tickets bind nothing there.
 * **Tokens.** A student's token is ``HMAC-SHA256(class secret, "student:" + name)``
   (:func:`toolkit.classroom.student_token`), checked in constant time; a missing or wrong one answers HTTP 401
   ``{"msg": ..., "code": -401}`` saying what to set. Every route needs a student, the city's tiles and fonts
@@ -87,6 +90,7 @@ import hashlib
 import hmac
 import json
 import os
+import random
 import re
 import secrets as _secrets
 import threading
@@ -137,7 +141,9 @@ class Limits:
 
     A request over ``concurrent``, ``rate`` or ``body_bytes`` waits its turn up to ``wait`` seconds (in order of
     arrival), then is answered HTTP 429 with ``Retry-After``; the toolkit's client waits that long and tries again
-    (bounded by its ``max_attempts`` and ``total_timeout``), so an honest notebook does not see it.
+    (bounded by its ``max_attempts`` and ``total_timeout``), so an honest notebook does not see it. A request
+    refused for the rate is held ``wait`` give or take a quarter (at random, released on 50 ms ticks) before its
+    429, so a hammer's connections do not all come back at the same moment (see :func:`_hold`).
 
     >>> print(Limits())
     per student: 8 requests at once, 20 a second (bursts of 80), 128 MiB of bodies in flight, 16 browser tickets, 16 browser sessions; past them a request waits up to 1 s, then HTTP 429 with Retry-After
@@ -403,7 +409,7 @@ class Classroom:
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
                  latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None,
                  limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None,
-                 allow_origins=(), webhook_host: str | None = None):
+                 allow_origins=(), webhook_host: str | None = None, hub=None):
         self._secret = Secret(secret)
         self.prefix = normalize_prefix(prefix)
         self.limits = limits or Limits()
@@ -436,6 +442,9 @@ class Classroom:
         self._city: tuple | None = None
         self._flushed = time.monotonic()
         self._dropped = 0                          # worlds replaced since the heap was last thawed
+        self.hub = hub                             # a HubLogin (classroom_hub): browsers are the hub's users
+        if hub is not None:
+            hub.generation, hub.sessions_per_student = self.generation, self.limits.sessions
 
     def __repr__(self) -> str:
         return f"<Classroom worlds={len(self._worlds)} db={self.db or 'in memory'}>"
@@ -753,7 +762,8 @@ class Classroom:
                     message = await receive()
                 await send({"type": "lifespan.shutdown.complete"})
             return
-        path = scope["path"]
+        path = full_path = scope["path"]
+        raw_send = send
         behind = self._behind(path)
         if behind:      # reached through the hub's proxy: answer as if at the root, rewrite what points back
             path = path[len(self.prefix):] or "/"
@@ -762,18 +772,23 @@ class Classroom:
         if path == "/classroom" or path.startswith("/classroom/"):
             await self._teacher_api(scope, receive, send)
             return
-        hub_session = _hub_session(scope)
         name, token, source, scope = _credential(scope)
         session = None
-        if source == "ticket":
+        if self.hub is not None and behind and source != "header":   # a browser through the hub's proxy: whom
+            # the hub logged in (a request at the class sandbox's own address comes from a kernel, not a browser)
+            name = await self.hub.identify(scope, raw_send, full_path)
+            if name is None:                              # answered: to the hub's login, or its callback
+                return
+        elif source == "ticket":
             held = self._tickets.pop(token, None)
             if held is None or held[1] < time.monotonic():
                 name = None
             else:
-                name, session = held[0], self._session(held[0], hub_session)
+                name, session = held[0], self._session(held[0], _hub_session(scope))
         elif source == "cookie":
             self.generation("")              # forgets the sessions of a student revoked meanwhile
             held = self._sessions.get(token)
+            hub_session = _hub_session(scope)
             if held is None or held[2] < time.monotonic() or held[3] != hub_session:
                 if held is not None and held[3] != hub_session:   # a hub logout, or another hub user, here
                     self._sessions.pop(token, None)
@@ -840,8 +855,9 @@ class Classroom:
             delay = -share.tokens / limits.rate
             if delay > limits.wait:          # the bucket is that far in debt: refuse (late: no answer spins)
                 share.tokens += 1.0
-                await asyncio.sleep(limits.wait)
-                return delay - limits.wait
+                hold = _hold(limits.wait)
+                await asyncio.sleep(hold)
+                return delay - hold
             await asyncio.sleep(delay)
         deadline = time.monotonic() + max(0.0, limits.wait - max(0.0, -share.tokens / limits.rate))
         first = True
@@ -1098,16 +1114,20 @@ def _body_bound(scope) -> int:
     from .guard import MAX_BODY, MAX_MULTIPART
 
     ctype = declared = None
-    for key, value in scope["headers"]:
+    chunked = False
+    for key, value in scope["headers"]:           # one pass: every request of a hammer comes here
         if key == b"content-length":
             declared = value
         elif key == b"content-type":
             ctype = value
+        elif key == b"transfer-encoding":
+            chunked = True
+    if declared is None and not chunked and scope["method"] in ("GET", "HEAD"):
+        return 0
     bound = MAX_MULTIPART if ctype is not None and ctype.lower().startswith(b"multipart/form-data") else MAX_BODY
     if declared is not None and declared.isdigit():
         return min(int(declared), bound)
-    return 0 if scope["method"] in ("GET", "HEAD") and declared is None and not any(
-        k == b"transfer-encoding" for k, _ in scope["headers"]) else bound
+    return bound
 
 
 def normalize_prefix(prefix: str | None) -> str:
@@ -1210,13 +1230,50 @@ async def _json(send, status: int, payload, headers=()) -> None:
     await send({"type": "http.response.body", "body": body})
 
 
+_TOO_MANY: dict = {}
+"""The answers of :func:`_too_many` without a message of their own, by (limits, seconds): built once, as a
+hammering student gets hundreds a second."""
+
+
+HOLD_TICK = 0.05
+"""Refused requests are released on ticks of this many seconds of the event loop's clock (see :func:`_hold`)."""
+
+
+def _hold(wait: float) -> float:
+    """How long a refused request is held before its 429: ``wait`` give or take a quarter, at random (the same
+    rate of answers on average as a fixed ``wait``), ending on a tick of :data:`HOLD_TICK` seconds. With a fixed
+    hold, a hammer's connections refused together come back together, every ``wait`` seconds, and the class
+    sandbox answers them in one burst that another student's request waits behind (180 answers within 50 ms,
+    bench_classroom ``--hammer-bursts``); spread at random, each answer woke the event loop on its own (a third
+    more CPU per answer, ``--hammer-before-after``). Released on ticks, the refusals of a tick are answered in one
+    turn of the event loop, and a tick holds a twentieth of them."""
+    import math
+
+    now = asyncio.get_running_loop().time()
+    until = math.ceil((now + wait * (0.75 + 0.5 * random.random())) / HOLD_TICK) * HOLD_TICK
+    return max(0.0, until - now)
+
+
 async def _too_many(send, after: float, limits: Limits, msg: str | None = None) -> None:
     import math
 
     seconds = max(1, math.ceil(after))
-    await _json(send, 429, {"msg": msg or f"too many requests from this student at once: {limits}. Retry after "
-                                          f"{seconds} s.", "code": -429},
-                [(b"retry-after", str(seconds).encode())])
+    if msg is None:
+        made = _TOO_MANY.get((limits, seconds))
+        if made is None:
+            if len(_TOO_MANY) > 256:
+                _TOO_MANY.clear()
+            body = json.dumps({"msg": f"too many requests from this student at once: {limits}. Retry after "
+                                      f"{seconds} s.", "code": -429}, ensure_ascii=False).encode("utf-8")
+            made = _TOO_MANY[(limits, seconds)] = (
+                {"type": "http.response.start", "status": 429,
+                 "headers": [(b"content-type", b"application/json;charset=UTF-8"),
+                             (b"content-length", str(len(body)).encode()), (b"retry-after", str(seconds).encode())]},
+                {"type": "http.response.body", "body": body})
+        await send(made[0])
+        await send(made[1])
+        return
+    await _json(send, 429, {"msg": msg, "code": -429}, [(b"retry-after", str(seconds).encode())])
 
 
 async def _unauthorized(send, msg: str) -> None:
