@@ -130,8 +130,8 @@ RULES = {
                     share_pct={"kind": "number", "v": 1.8, "tol": 0.051, "unit": "%",
                                "scale": {"0.01": "that is a fraction: multiply by 100 for percent."}}),
     "05.1": record(2, "{'left': ..., 'right': ..., 'longest_m': ...}",
-                   left={"kind": "number", "v": 7}, right={"kind": "number", "v": 14},
-                   longest_m={"kind": "number", "v": 3662, "unit": "m",
+                   left={"kind": "number", "v": 8}, right={"kind": "number", "v": 5},
+                   longest_m={"kind": "number", "v": 3145, "unit": "m",
                               "scale": {"0.001": "that is km: the answer is in metres."}}),
     "05.2": choice(1, "b", {
         "a": "the tunnel is the short way through; going round is longer.",
@@ -141,11 +141,11 @@ RULES = {
                    shortest={"kind": "text", "v": ["DISTANCE"], "noun": "priority"},
                    fastest={"kind": "text", "v": ["TIME"], "noun": "priority"}),
     "05.4": record(1, "{'km': ..., 'minutes': ..., 'taxi_krw': ...}",
-                   km={"kind": "number", "v": 19.2, "tol": 0.051, "unit": "km",
+                   km={"kind": "number", "v": 18.0, "tol": 0.051, "unit": "km",
                        "scale": {"1000": "that is metres: divide by 1000 for km."}},
-                   minutes={"kind": "number", "v": 56, "tol": 1, "unit": "min",
+                   minutes={"kind": "number", "v": 41, "tol": 1, "unit": "min",
                             "scale": {"60": "that is seconds: divide by 60 for minutes."}},
-                   taxi_krw={"kind": "number", "v": 18000, "unit": "KRW"}),
+                   taxi_krw={"kind": "number", "v": 16900, "unit": "KRW"}),
     "06.1": choice(1, "a", {
         "b": "cafés are many, but fewer than another group everywhere.",
         "c": "estate agents are many in some districts, but never the largest group."},
@@ -158,11 +158,11 @@ RULES = {
                    count={"kind": "number", "v": 8},
                    nearest={"kind": "text", "v": ["서면역 2호선", "서면역 1호선"], "noun": "station"}),  # both 67 m
     "06.4": record(2, "{'car_minutes': ..., 'subway_minutes': ..., 'faster': 'car' or 'subway'}",
-                   car_minutes={"kind": "number", "v": 70, "tol": 1, "unit": "min",
+                   car_minutes={"kind": "number", "v": 39, "tol": 1, "unit": "min",
                                 "scale": {"60": "that is seconds: divide by 60 for minutes."}},
                    subway_minutes={"kind": "number", "v": 50, "tol": 1, "unit": "min",
                                    "scale": {"60": "that is seconds: divide by 60 for minutes."}},
-                   faster={"kind": "text", "v": ["subway"], "noun": "answer"}),
+                   faster={"kind": "text", "v": ["car"], "noun": "answer"}),
 }
 
 if __name__ == "__main__":
