@@ -208,7 +208,7 @@ def test_right_answers_in_other_shapes_pass():
     import pandas as pd
 
     assert lessons.check("03a.4", np.int64(0))
-    assert lessons.check("05.1", {"left": np.int64(7), "right": 14.0, "longest_m": "3662"})
+    assert lessons.check("05.1", {"left": np.int64(8), "right": 5.0, "longest_m": "3145"})
     assert lessons.check("03a.2", pd.Series(["Ivy", "alex", "Alice"]))        # a Series, any order, any case
     assert lessons.check("04a.1", {"land_lot": " 부산광역시  해운대구 우동 656 ", "postal_code": 48095})
     assert judge("01.3", {"hours": np.float64(6.0), "kst_date": "2026-11-21"})
