@@ -305,17 +305,19 @@ def land_shape():
     polygon (to keep links out of the river and harbour crossings, which are real bridges here)."""
     import shapely
     from shapely.geometry import shape
-    from shapely.ops import transform
 
     data = json.loads(REGIONS.read_text(encoding="utf-8"))
-    to_m = lambda x, y: xy_m(x, y)   # noqa: E731
+
+    def to_m(geometry):
+        return shapely.transform(shape(geometry), lambda c: np.column_stack(xy_m(c[:, 0], c[:, 1])))
+
     land, districts = None, {}
     for f in data["features"]:
         level = f["properties"]["level"]
         if level == "sido":
-            land = transform(to_m, shape(f["geometry"]))
+            land = to_m(f["geometry"])
         elif level == "sigungu":
-            districts[f["properties"]["name"]] = transform(to_m, shape(f["geometry"]))
+            districts[f["properties"]["name"]] = to_m(f["geometry"])
     return shapely.make_valid(land), districts
 
 
@@ -341,6 +343,7 @@ def district_links(nodes, roads, edges, df) -> list[dict]:
     from scipy.sparse import coo_matrix
     from scipy.sparse.csgraph import dijkstra
     from scipy.spatial import cKDTree
+    from shapely.prepared import prep
 
     n = len(nodes)
     nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
@@ -360,8 +363,8 @@ def district_links(nodes, roads, edges, df) -> list[dict]:
     hubs = cand[order[first]]
 
     land, districts = land_shape()
-    land_p = shapely.prepared.prep(land) if hasattr(shapely, "prepared") else land
-    apart = [shapely.prepared.prep(districts[d]) for d in ("강서구", "영도구") if d in districts]
+    land_p = prep(land)
+    apart = [prep(districts[d]) for d in ("강서구", "영도구") if d in districts]
     hub_pts = shapely.points(np.column_stack([nx_[hubs], ny_[hubs]]))
     set_apart = np.array([any(p.intersects(h) for p in apart) for h in hub_pts])
     ax, ay = xy_m(df["x"].to_numpy(), df["y"].to_numpy())
