@@ -195,8 +195,8 @@ RULES = {
                         "8": "str.strip() trims only the ends: split the address into words and join them with one "
                              "space, as section 2 does."}}),
     "05.1": record(2, "{'left': ..., 'right': ..., 'longest_m': ...}",
-                   left={"kind": "number", "v": 7}, right={"kind": "number", "v": 14},
-                   longest_m={"kind": "number", "v": 3662, "unit": "m",
+                   left={"kind": "number", "v": 8}, right={"kind": "number", "v": 5},
+                   longest_m={"kind": "number", "v": 3145, "unit": "m",
                               "scale": {"0.001": "that is km: the answer is in metres."}}),
     "05.2": choice(1, "b", {
         "a": "the tunnel is the short way through; going round is longer.",
@@ -231,11 +231,11 @@ RULES = {
         "(a) and (c) hold: a landmark group holds only the buildings named so, and the registry's groups count "
         "every shop."),
     "06.4": record(2, "{'car_minutes': ..., 'subway_minutes': ..., 'faster': 'car' or 'subway'}",
-                   car_minutes={"kind": "number", "v": 70, "tol": 1, "unit": "min",
+                   car_minutes={"kind": "number", "v": 39, "tol": 1, "unit": "min",
                                 "scale": {"60": "that is seconds: divide by 60 for minutes."}},
                    subway_minutes={"kind": "number", "v": 50, "tol": 1, "unit": "min",
                                    "scale": {"60": "that is seconds: divide by 60 for minutes."}},
-                   faster={"kind": "text", "v": ["subway"], "noun": "answer"}),
+                   faster={"kind": "text", "v": ["car"], "noun": "answer"}),
     "07.1": choice(1, "b", {
         "a": "availability is time, not days: one bad day does not lose the whole day when the outage was 2 hours.",
         "c": "a product is down while any of its APIs is: the address search outage counts against Local."},

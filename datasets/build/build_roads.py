@@ -6,14 +6,25 @@ No road network ships in any registry package, so the graph is *derived*; see th
 1. Read ``toolkit/data/local/addresses.csv.gz`` (real road-name addresses: road name, main building number,
    WGS84 x/y). Korean road-name addresses number buildings by distance along the road (basic interval
    10 m per number, odd left / even right), so ordering one road's addresses by building number traces it.
-2. Per road name: average the points of each 40 m band of building numbers (number // 4), which merges the
-   odd and even sides onto the centre line, and order the bands by number. Drop outliers: a point whose
-   distance to both neighbours is more than 3× the distance between those neighbours (+60 m). Split the
-   line where two consecutive points are more than 400 m apart (a gap the numbering does not explain).
+2. Per road name and district: average the points of each 40 m band of building numbers (number // 4), which
+   merges the odd and even sides onto the centre line, and order the bands by number. Drop outliers: a point
+   whose distance to both neighbours is more than 3× the distance between those neighbours (+60 m). Keep a gap
+   of more than 400 m between consecutive points as one road where the numbering explains it (straight gap ≤
+   1.25 × 10 m × Δ number + 150 m, at most 4 km: a tunnel, a bridge or a stretch without buildings, which the
+   numbering counts on), else split the line there. Pieces of one road name (the same road in two districts,
+   or split at a gap) are joined at their nearest ends where the numbering explains that gap too.
 3. Nodes are the line vertexes. Edges join consecutive vertexes of one road (both directions).
 4. Junctions: each vertex is linked to the nearest vertex of every *other* road within 35 m by a connector
-   edge (no name; folded into the next road in route output). Small components are then bridged to the
-   largest one by a connector to the nearest node within 150 m (iterated), documented as derived.
+   edge (no name; folded into the next road in route output); where two road lines cross, both are split at a
+   shared node; each end of a road line is joined to the nearest point of another road's line within 80 m (a T
+   junction). Small components are then bridged to the largest one, nearest first (``BRIDGE_M``,
+   ``BRIDGE_FAR_M``).
+4b. District links (SYNTHETIC, ``district_links``): where the traced roads leave only a long detour between
+   two neighbourhoods (the real city's tunnels, passes and through-roads carry no building address), a straight
+   link named ``<동>–<동> 연결로(가상)`` (class arterial) joins hubs of the main roads: a greedy spanner that
+   takes hub pairs shortest first and links a pair whose way by road is longer than ``LINK_STRETCH`` × the
+   straight line, never across another link, never across the sea (the line must lie in the city's polygon),
+   and not into 강서구 or 영도구 (joined by their real bridges).
 5. Classes by name: ``…대로`` arterial, ``…로`` main road, ``…길`` local street. Free-flow speeds follow the
    national "안전속도 5030" policy (Busan, 2019): arterial 50 km/h, main road 40 km/h, local 30 km/h.
 6. Flags by documented rules:
@@ -40,7 +51,6 @@ import math
 import zlib
 from pathlib import Path
 
-import networkx as nx
 import numpy as np
 import pandas as pd
 from shapely import STRtree, points
@@ -48,17 +58,28 @@ from shapely import STRtree, points
 ROOT = Path(__file__).resolve().parents[2]
 SRC = ROOT / "toolkit" / "data" / "local" / "addresses.csv.gz"
 OUT = ROOT / "toolkit" / "data" / "navi" / "roads.json.gz"
+REGIONS = ROOT / "toolkit" / "data" / "local" / "regions_b.geojson"
 
 LAT0 = 35.14
 MX = 111_320.0 * math.cos(math.radians(LAT0))   # metres per degree of longitude (local equirectangular)
 MY = 110_940.0                                    # metres per degree of latitude
 JUNCTION_M = 35.0
+END_JOIN_M = 80.0      # a road line's end joins the nearest other road within 80 m (a T junction)
+HUB_CELL_M = 400.0      # district links: one hub per 400 m square …
+LINK_MIN_M = 1200.0     # … joined to hubs 1.2 to 5 km away …
+LINK_MAX_M = 5000.0
+LINK_STRETCH = 1.5      # … where the way by road is longer than 1.5 × the straight line, …
+LINK_APART_M = 1500.0   # … crossing no other link, and not beside one (both ends within 1.5 km in all)
+SNAP_END_M = 8.0       # a junction within 8 m of a segment's end is at that end (no node inserted)
 BRIDGE_M = 500.0
 # any other piece of road (a village, an industrial estate, an island hamlet) is joined up to 5 km away: the
 # roads between them carry no building address, so nothing traces them
 BRIDGE_FAR_M = 5000.0
 BRIDGE_FAR_MIN_NODES = 2
 SPLIT_M = 400.0
+GAP_SLACK = 1.25      # a gap of one road is kept when straight ≤ 1.25 × (10 m × Δ building number) + 150 m …
+GAP_PLUS_M = 150.0
+GAP_MAX_M = 4000.0    # … and at most 4 km
 SPEEDS = {"arterial": 50, "main": 40, "local": 30}
 SCHOOL_RADIUS_M = 300.0
 SCHOOL_WORDS = ("초등학교", "유치원", "어린이집")
@@ -108,14 +129,23 @@ def xy_m(x, y):
     return (np.asarray(x) - 129.0) * MX, (np.asarray(y) - LAT0) * MY
 
 
-def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]]]]:
-    """(road name, [(x, y) ...]) pieces, ordered by building number, outliers dropped, split at gaps."""
+def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]], list[float]]]:
+    """(road name, [(x, y) ...], [building number ...]) pieces per road name and district, ordered by building
+    number, outliers dropped, split only at gaps the numbering does not explain.
+
+    A road-name address numbers a building by its distance from the road's start (10 m per number), so two
+    consecutive points whose numbers differ by ``n`` lie about ``10·n`` metres apart *along the road*, whatever
+    lies between them (a tunnel, a bridge, a stretch with no building). A gap is kept as one road when the
+    straight distance is at most ``GAP_SLACK`` × that plus ``GAP_PLUS_M`` (a road is never shorter than the straight
+    line, so a longer gap is not this road) and at most ``GAP_MAX_M``; otherwise (> ``SPLIT_M``) the road is split.
+    """
     out = []
     df = df.assign(no=pd.to_numeric(df["main_building_no"], errors="coerce")).dropna(subset=["no"])
     df = df[df["underground_yn"] != "Y"]
-    for name, g in df.groupby("road_name", sort=True):
-        bands = g.assign(band=(g["no"] // 4).astype(int)).groupby("band")[["x", "y"]].mean().sort_index()
+    for (name, _district), g in df.groupby(["road_name", "region_2depth_name"], sort=True):
+        bands = g.assign(band=(g["no"] // 4).astype(int)).groupby("band")[["x", "y", "no"]].mean().sort_index()
         pts = list(zip(bands["x"].round(6), bands["y"].round(6)))
+        nos = bands["no"].tolist()
         if len(pts) < 2:
             continue
         mx, my = xy_m([p[0] for p in pts], [p[1] for p in pts])
@@ -129,19 +159,253 @@ def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]]]]:
         idx = [i for i in range(len(pts)) if keep[i]]
         piece = [idx[0]]
         for i in idx[1:]:
-            if math.hypot(mx[i] - mx[piece[-1]], my[i] - my[piece[-1]]) > SPLIT_M:
+            j = piece[-1]
+            d = math.hypot(mx[i] - mx[j], my[i] - my[j])
+            if d > SPLIT_M and not gap_explained(d, nos[i] - nos[j]):
                 if len(piece) >= 2:
-                    out.append((name, smooth([pts[j] for j in piece])))
+                    out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece]))
                 piece = [i]
             else:
                 piece.append(i)
         if len(piece) >= 2:
-            out.append((name, smooth([pts[j] for j in piece])))
+            out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece]))
     return out
+
+
+def gap_explained(straight_m: float, numbers: float) -> bool:
+    """Whether a straight gap of ``straight_m`` between two points of one road is explained by the difference of
+    their building numbers (10 m of road per number)."""
+    return straight_m <= min(GAP_MAX_M, GAP_SLACK * abs(numbers) * 10 + GAP_PLUS_M)
 
 
 def crc(text: str) -> int:
     return zlib.crc32(text.encode("utf-8"))
+
+
+def components(n: int, edges: list[dict], directed: bool = False):
+    """(count, label per node) of the graph of ``edges`` (weakly connected, or strongly with ``directed``:
+    a one-way edge then runs only from u to v)."""
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import connected_components
+
+    u = np.fromiter((e["u"] for e in edges), int, len(edges))
+    v = np.fromiter((e["v"] for e in edges), int, len(edges))
+    if directed:
+        two = np.fromiter((not e.get("oneway") for e in edges), bool, len(edges))
+        u, v = np.concatenate([u, v[two]]), np.concatenate([v, u[two]])
+    m = coo_matrix((np.ones(len(u)), (u, v)), shape=(n, n)).tocsr()
+    return connected_components(m, directed=directed, connection="strong" if directed else "weak")
+
+
+def junctions(nodes: list, node_road: list, edges: list[dict]) -> dict:
+    """Where roads meet, beyond the nearest vertexes: a node where two road lines cross (both lines split there),
+    and a connector from each line's end to the nearest point of another road within ``END_JOIN_M`` (that line
+    split there). Adds nodes and edges in place; returns counts."""
+    import shapely
+
+    nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
+    nx_, ny_ = list(nx_), list(ny_)
+    named = [i for i, e in enumerate(edges) if e["road"] >= 0]
+    coords = np.array([[[nx_[edges[i]["u"]], ny_[edges[i]["u"]]], [nx_[edges[i]["v"]], ny_[edges[i]["v"]]]]
+                       for i in named])
+    geoms = shapely.linestrings(coords)
+    tree = STRtree(geoms)
+    inserts: dict[int, list[tuple[float, int]]] = {}
+
+    def add_node(x: float, y: float, road: int) -> int:
+        nodes.append((round(x / MX + 129.0, 6), round(y / MY + LAT0, 6)))
+        nx_.append(x)
+        ny_.append(y)
+        node_road.append(road)
+        return len(nodes) - 1
+
+    def at(k: int, t: float, x: float, y: float, node: int | None = None) -> int:
+        """The node at parameter ``t`` of named segment ``k``: an end within ``SNAP_END_M``, else a node inserted
+        there (``node`` if given)."""
+        e = edges[named[k]]
+        seg = math.hypot(coords[k][1][0] - coords[k][0][0], coords[k][1][1] - coords[k][0][1])
+        if t * seg <= SNAP_END_M:
+            return e["u"]
+        if (1 - t) * seg <= SNAP_END_M:
+            return e["v"]
+        if node is None:
+            node = add_node(x, y, e["road"])
+        inserts.setdefault(named[k], []).append((t, node))
+        return node
+
+    def param(k: int, x: float, y: float) -> float:
+        (ax, ay), (bx, by) = coords[k]
+        dx, dy = bx - ax, by - ay
+        q = dx * dx + dy * dy
+        return 0.0 if q == 0 else min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / q))
+
+    crossings = 0
+    a, b = tree.query(geoms, predicate="intersects")
+    for i, j in zip(a.tolist(), b.tolist()):
+        if i >= j:
+            continue
+        ei, ej = edges[named[i]], edges[named[j]]
+        if ei["road"] == ej["road"] or {ei["u"], ei["v"]} & {ej["u"], ej["v"]}:
+            continue
+        p = shapely.intersection(geoms[i], geoms[j])
+        if p.geom_type != "Point":
+            continue
+        x, y = p.x, p.y
+        ni = at(i, param(i, x, y), x, y)
+        nj = at(j, param(j, x, y), x, y, None)
+        if ni != nj:
+            edges.append({"u": ni, "v": nj, "road": -1, "k": 0})
+        crossings += 1
+
+    # the two ends of every road line: to the nearest other road's line within END_JOIN_M
+    ends = {}
+    for e in edges:
+        if e["road"] >= 0:
+            ends.setdefault(e["road"], []).extend([e["u"], e["v"]])
+    degree: dict[int, int] = {}
+    for e in edges:
+        if e["road"] >= 0:
+            degree[e["u"]] = degree.get(e["u"], 0) + 1
+            degree[e["v"]] = degree.get(e["v"], 0) + 1
+    tee = 0
+    for road, ids in ends.items():
+        for node in {n for n in ids if degree[n] == 1}:
+            pt = shapely.points(nx_[node], ny_[node])
+            cand = tree.query(pt, predicate="dwithin", distance=END_JOIN_M)
+            best = None
+            for k in cand.tolist():
+                if edges[named[k]]["road"] == road:
+                    continue
+                d = shapely.distance(geoms[k], pt)
+                if best is None or d < best[0]:
+                    best = (d, k)
+            if best is None:
+                continue
+            k = best[1]
+            t = param(k, nx_[node], ny_[node])
+            (ax, ay), (bx, by) = coords[k]
+            other = at(k, t, ax + t * (bx - ax), ay + t * (by - ay))
+            if other != node:
+                edges.append({"u": node, "v": other, "road": -1, "k": 0})
+                tee += 1
+
+    # split the segments at the nodes inserted on them
+    for idx, ins in inserts.items():
+        e = edges[idx]
+        chain = [e["u"]] + [n for _, n in sorted(ins)] + [e["v"]]
+        chain = [n for k, n in enumerate(chain) if k == 0 or n != chain[k - 1]]
+        e["v"] = chain[1]
+        for p, q in zip(chain[1:], chain[2:]):
+            edges.append(dict(e, u=p, v=q))
+    return {"crossing_nodes": crossings, "end_joins": tee, "split_segments": len(inserts)}
+
+
+def land_shape():
+    """The city's land (the sido polygon of ``regions_b.geojson``) in the build's metres, and each district's
+    polygon (to keep links out of the river and harbour crossings, which are real bridges here)."""
+    import shapely
+    from shapely.geometry import shape
+
+    data = json.loads(REGIONS.read_text(encoding="utf-8"))
+
+    def to_m(geometry):
+        return shapely.transform(shape(geometry), lambda c: np.column_stack(xy_m(c[:, 0], c[:, 1])))
+
+    land, districts = None, {}
+    for f in data["features"]:
+        level = f["properties"]["level"]
+        if level == "sido":
+            land = to_m(f["geometry"])
+        elif level == "sigungu":
+            districts[f["properties"]["name"]] = to_m(f["geometry"])
+    return shapely.make_valid(land), districts
+
+
+def crosses(ax, ay, bx, by, cx, cy, dx, dy) -> np.ndarray:
+    """Whether segment a–b properly crosses each segment c–d (arrays; touching at an end does not count)."""
+    def side(px, py, qx, qy, rx, ry):
+        return np.sign((qx - px) * (ry - py) - (qy - py) * (rx - px))
+    return ((side(ax, ay, bx, by, cx, cy) * side(ax, ay, bx, by, dx, dy) < 0)
+            & (side(cx, cy, dx, dy, ax, ay) * side(cx, cy, dx, dy, bx, by) < 0))
+
+
+def district_links(nodes, roads, edges, df) -> list[dict]:
+    """SYNTHETIC links between districts' main roads where the traced roads leave no way that is not a long
+    detour (what the real city's tunnels, passes and unaddressed through-roads do): a greedy spanner over hubs.
+
+    Hubs are nodes of arterial and main roads, one per ``HUB_CELL_M`` square (the node nearest the cell's centre).
+    Hub pairs ``LINK_MIN_M`` … ``LINK_MAX_M`` apart are taken shortest first; a pair whose way by road is longer
+    than ``LINK_STRETCH`` × the straight line (after the links added before it) gets a straight link, provided
+    the line lies on land (the city's polygon, so never across the sea) and neither end is in 강서구 or 영도구,
+    which the real bridges of ``CROSSINGS`` join to the rest. Each link is named after the legal dongs of its ends
+    with ``(가상)``, class arterial."""
+    import shapely
+    from scipy.sparse import coo_matrix
+    from scipy.sparse.csgraph import dijkstra
+    from scipy.spatial import cKDTree
+    from shapely.prepared import prep
+
+    n = len(nodes)
+    nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
+    cls = np.array([roads[e["road"]][1] if e["road"] >= 0 else "local" for e in edges])
+    eu = np.array([e["u"] for e in edges])
+    ev = np.array([e["v"] for e in edges])
+    elen = np.hypot(nx_[eu] - nx_[ev], ny_[eu] - ny_[ev])
+    big = np.isin(cls, ["arterial", "main", "motorway"])
+    cand = np.unique(np.concatenate([eu[big], ev[big]]))
+    cell = np.floor(nx_[cand] / HUB_CELL_M).astype(int) * 100_000 + np.floor(ny_[cand] / HUB_CELL_M).astype(int)
+    cx = (np.floor(nx_[cand] / HUB_CELL_M) + 0.5) * HUB_CELL_M
+    cy = (np.floor(ny_[cand] / HUB_CELL_M) + 0.5) * HUB_CELL_M
+    off = np.hypot(nx_[cand] - cx, ny_[cand] - cy)
+    order = np.lexsort((cand, off, cell))
+    first = np.ones(len(order), bool)
+    first[1:] = cell[order][1:] != cell[order][:-1]
+    hubs = cand[order[first]]
+
+    land, districts = land_shape()
+    land_p = prep(land)
+    apart = [prep(districts[d]) for d in ("강서구", "영도구") if d in districts]
+    hub_pts = shapely.points(np.column_stack([nx_[hubs], ny_[hubs]]))
+    set_apart = np.array([any(p.intersects(h) for p in apart) for h in hub_pts])
+    ax, ay = xy_m(df["x"].to_numpy(), df["y"].to_numpy())
+    dong = df["region_3depth_name"].to_numpy()
+    near = cKDTree(np.column_stack([ax, ay])).query(np.column_stack([nx_[hubs], ny_[hubs]]))[1]
+    hub_dong = dong[near]
+
+    graph = coo_matrix((np.concatenate([elen, elen]), (np.concatenate([eu, ev]), np.concatenate([ev, eu]))),
+                       shape=(n, n)).tocsr()
+    dist = np.empty((len(hubs), len(hubs)))
+    for k in range(0, len(hubs), 200):
+        d = dijkstra(graph, indices=hubs[k:k + 200], limit=LINK_STRETCH * LINK_MAX_M)
+        dist[k:k + 200] = d[:, hubs]
+    hx, hy = nx_[hubs], ny_[hubs]
+    tree = cKDTree(np.column_stack([hx, hy]))
+    pairs = sorted((float(np.hypot(hx[i] - hx[j], hy[i] - hy[j])), i, j)
+                   for i, j in tree.query_pairs(LINK_MAX_M))
+    links: list[tuple[int, int, float]] = []
+    la, lb, ll = np.zeros(0, int), np.zeros(0, int), np.zeros(0)
+    for d, i, j in pairs:
+        if d < LINK_MIN_M or set_apart[i] or set_apart[j] or dist[i, j] <= LINK_STRETCH * d:
+            continue
+        if len(ll) and min((dist[i, la] + ll + dist[lb, j]).min(),          # by a link added before
+                           (dist[i, lb] + ll + dist[la, j]).min()) <= LINK_STRETCH * d:
+            continue
+        if len(ll) and (crosses(hx[i], hy[i], hx[j], hy[j], hx[la], hy[la], hx[lb], hy[lb]).any()
+                        or (np.minimum(np.hypot(hx[la] - hx[i], hy[la] - hy[i]) + np.hypot(hx[lb] - hx[j], hy[lb] - hy[j]),
+                                       np.hypot(hx[lb] - hx[i], hy[lb] - hy[i]) + np.hypot(hx[la] - hx[j], hy[la] - hy[j]))
+                            < LINK_APART_M).any()):
+            continue                    # no link across another, nor one beside another
+        line = shapely.linestrings([[hx[i], hy[i]], [hx[j], hy[j]]])
+        if not land_p.contains(line):
+            continue
+        links.append((i, j, d))
+        la, lb, ll = np.append(la, i), np.append(lb, j), np.append(ll, d)
+    out = []
+    for i, j, _ in links:
+        a, b = sorted((str(hub_dong[i]), str(hub_dong[j])))
+        name = f"{a}–{b} 연결로(가상)" if a != b else f"{a} 연결로(가상)"
+        out.append({"u": int(hubs[i]), "v": int(hubs[j]), "name": name})
+    return out
 
 
 def build() -> dict:
@@ -153,7 +417,8 @@ def build() -> dict:
     node_road: list[int] = []
     roads = []       # [name, class]
     edges = []       # dicts
-    for r, (name, pts) in enumerate(lines):
+    piece_ends = []  # (road index, first node, last node, first number, last number)
+    for r, (name, pts, nos) in enumerate(lines):
         roads.append([name, road_class(name)])
         ids = []
         for p in pts:
@@ -162,8 +427,29 @@ def build() -> dict:
             node_road.append(r)
         for k, (a, b) in enumerate(zip(ids, ids[1:])):
             edges.append({"u": a, "v": b, "road": r, "k": k})
+        piece_ends.append((r, ids[0], ids[-1], nos[0], nos[-1]))
 
     nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
+
+    # one road's pieces (in two districts, or split at a gap): their nearest ends joined where the numbering
+    # explains the gap (a road that runs on across a district border numbers on)
+    by_name: dict[str, list] = {}
+    for piece in piece_ends:
+        by_name.setdefault(roads[piece[0]][0], []).append(piece)
+    same_road = 0
+    for name, pieces in sorted(by_name.items()):
+        for i, pa in enumerate(pieces):
+            for pb in pieces[i + 1:]:
+                best = None
+                for na, noa in ((pa[1], pa[3]), (pa[2], pa[4])):
+                    for nb, nob in ((pb[1], pb[3]), (pb[2], pb[4])):
+                        d = math.hypot(nx_[na] - nx_[nb], ny_[na] - ny_[nb])
+                        if gap_explained(d, noa - nob) and (best is None or d < best[0]):
+                            best = (d, na, nb)
+                if best is not None:
+                    edges.append({"u": best[1], "v": best[2], "road": pa[0], "k": 10_000 + same_road})
+                    same_road += 1
+
     geoms = points(np.column_stack([nx_, ny_]))
     tree = STRtree(geoms)
     src, dst = tree.query(geoms, predicate="dwithin", distance=JUNCTION_M)
@@ -178,6 +464,8 @@ def build() -> dict:
     connectors = sorted({(a, b) for (a, _), (_, b) in best.items()})
     for a, b in connectors:
         edges.append({"u": a, "v": b, "road": -1, "k": 0})
+    joined = junctions(nodes, node_road, edges)
+    nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
 
     # real crossings (bridges): each end joins the nearest node of any piece
     crossings = []
@@ -191,39 +479,32 @@ def build() -> dict:
                       "motorway": car_only})
         crossings.append({"name": name, "kind": "crossing", "nodes": ends, "toll": toll})
 
-    def graph():
-        g = nx.Graph()
-        g.add_nodes_from(range(len(nodes)))
-        g.add_edges_from((e["u"], e["v"]) for e in edges)
-        return g
-
     # bridges, nearest first: each pass joins the one piece closest to the main component (so a group of
     # far pieces is joined by one long link and short links among themselves, not by one long link each)
     from scipy.spatial import cKDTree
 
     bridges = 0
     while True:
-        comps = sorted(nx.connected_components(graph()), key=len, reverse=True)
-        if len(comps) == 1:
+        count, labels = components(len(nodes), edges)
+        if count == 1:
             break
-        main = np.fromiter(sorted(comps[0]), int)
+        sizes = np.bincount(labels)
+        biggest = int(sizes.argmax())
+        main = np.flatnonzero(labels == biggest)
         tree_main = cKDTree(np.column_stack([nx_[main], ny_[main]]))
-        best = None
-        for comp in comps[1:]:
-            c = np.fromiter(sorted(comp), int)
-            d, j = tree_main.query(np.column_stack([nx_[c], ny_[c]]))
-            i = int(np.argmin(d))
-            reach = BRIDGE_FAR_M if len(c) >= BRIDGE_FAR_MIN_NODES else BRIDGE_M
-            if d[i] <= reach and (best is None or d[i] < best[0]):
-                best = (float(d[i]), int(c[i]), int(main[j[i]]))
-        if best is None:
+        rest = np.flatnonzero(labels != biggest)
+        d, j = tree_main.query(np.column_stack([nx_[rest], ny_[rest]]))
+        reach = np.where(sizes[labels[rest]] >= BRIDGE_FAR_MIN_NODES, BRIDGE_FAR_M, BRIDGE_M)
+        ok = d <= reach
+        if not ok.any():
             break
-        edges.append({"u": best[1], "v": best[2], "road": -1, "k": 0})
+        i = int(np.flatnonzero(ok)[np.argmin(d[ok])])
+        edges.append({"u": int(rest[i]), "v": int(main[j[i]]), "road": -1, "k": 0})
         bridges += 1
 
     # synthetic toll / motorway links
-    comp_main = max(nx.connected_components(graph()), key=len)
-    main_ids = np.fromiter(sorted(comp_main), int)
+    count, labels = components(len(nodes), edges)
+    main_ids = np.flatnonzero(labels == np.bincount(labels).argmax())
     synthetic = []
     for name, kind, p, q, toll in SYNTHETIC:
         ends = []
@@ -235,14 +516,21 @@ def build() -> dict:
         edges.append({"u": ends[0], "v": ends[1], "road": r, "k": 0, "toll": toll, "motorway": 1})
         synthetic.append({"name": name, "kind": kind, "nodes": ends, "toll": toll})
 
+    links = district_links(nodes, roads, edges, df)
+    for link in links:
+        roads.append([link["name"], "arterial"])
+        edges.append({"u": link["u"], "v": link["v"], "road": len(roads) - 1, "k": 0})
+        synthetic.append({"name": link["name"], "kind": "link", "nodes": [link["u"], link["v"]], "toll": 0})
+
     schools = df[df["building_name"].str.contains("|".join(SCHOOL_WORDS))]
     sx, sy = xy_m(schools["x"].to_numpy(), schools["y"].to_numpy())
-    for e in edges:
+    school_tree = cKDTree(np.column_stack([sx, sy]))
+    mids = np.array([((nx_[e["u"]] + nx_[e["v"]]) / 2, (ny_[e["u"]] + ny_[e["v"]]) / 2) for e in edges])
+    near_school = school_tree.query(mids, distance_upper_bound=SCHOOL_RADIUS_M)[0] <= SCHOOL_RADIUS_M
+    for e, ns in zip(edges, near_school.tolist()):
         a, b = e["u"], e["v"]
-        mx_, my_ = (nx_[a] + nx_[b]) / 2, (ny_[a] + ny_[b]) / 2
         e["len"] = round(math.hypot(nx_[a] - nx_[b], ny_[a] - ny_[b]), 1)
-        e["school"] = int(e["road"] >= 0 and roads[e["road"]][1] != "motorway" and len(sx) > 0
-                          and float(np.min((sx - mx_) ** 2 + (sy - my_) ** 2)) <= SCHOOL_RADIUS_M ** 2)
+        e["school"] = int(e["road"] >= 0 and roads[e["road"]][1] != "motorway" and ns)
         name = roads[e["road"]][0] if e["road"] >= 0 else ""
         e["event"] = int(e["road"] >= 0 and crc(f"{name}#{e['k']}") % 97 == 0)
         e["oneway"] = int(e["road"] >= 0 and roads[e["road"]][1] == "local" and crc(name) % 6 == 0)
@@ -251,30 +539,26 @@ def build() -> dict:
 
     # revert one-way edges that cut nodes off the largest strongly connected component
     for _ in range(50):
-        dg = nx.DiGraph()
-        dg.add_nodes_from(range(len(nodes)))
-        for e in edges:
-            dg.add_edge(e["u"], e["v"])
-            if not e["oneway"]:
-                dg.add_edge(e["v"], e["u"])
-        scc = max(nx.strongly_connected_components(dg), key=len)
+        _, labels = components(len(nodes), edges, directed=True)
+        big = np.bincount(labels).argmax()
         changed = 0
         for e in edges:
-            if e["oneway"] and (e["u"] not in scc or e["v"] not in scc) and (e["u"] in scc or e["v"] in scc
-                                                                            or True):
+            if e["oneway"] and (labels[e["u"]] != big or labels[e["v"]] != big):
                 e["oneway"] = 0
                 changed += 1
         if not changed:
             break
+    _, labels = components(len(nodes), edges, directed=True)
+    scc = int(np.bincount(labels).max())
 
-    g = graph()
-    comps = sorted(nx.connected_components(g), key=len, reverse=True)
+    count, labels = components(len(nodes), edges)
+    largest = int(np.bincount(labels).max())
     stats = {
         "roads": sum(1 for r in roads if r[1] != "motorway"), "nodes": len(nodes), "edges": len(edges),
-        "connectors": len(connectors), "bridges": bridges, "components": len(comps),
-        "largest_component_nodes": len(comps[0]),
-        "largest_component_share": round(len(comps[0]) / len(nodes), 4),
-        "largest_scc_nodes": len(scc),
+        "connectors": len(connectors), **joined, "district_links": len(links), "same_road_joins": same_road, "bridges": bridges,
+        "components": int(count), "largest_component_nodes": largest,
+        "largest_component_share": round(largest / len(nodes), 4),
+        "largest_scc_nodes": scc,
         "km": round(sum(e["len"] for e in edges) / 1000, 1),
         "schoolzone_edges": sum(e["school"] for e in edges), "oneway_edges": sum(e["oneway"] for e in edges),
         "roadevent_edges": sum(e["event"] for e in edges), "schools": len(schools),

@@ -396,28 +396,40 @@ def test_road_event_and_many_no_road_codes(tk):
 
 def test_no_route_and_many_origin_event_codes(tk):
     """1: origin and destination on the graph, but every way between them blocked by ``avoid`` (a node whose only
-    way to 서면 is the toll tunnel); 205 / 206: a road event at an origin / the destination of the many-origins
+    way to 서면 is a toll road, else a car-only road: on the current graph 명지오션시티 in 강서구, joined to the rest
+    only by the car-only 을숙도대교); 205 / 206: a road event at an origin / the destination of the many-origins
     call with avoid=roadevent; every code of the platform's list has its message (204, a search time limit, is
     never produced: the sandbox has no time limit)."""
     import numpy as np
     from scipy.sparse.csgraph import dijkstra
 
-    from toolkit.sandbox.navi.graph import road_graph
+    from toolkit.sandbox.navi.graph import MX, MY, road_graph
     from toolkit.sandbox.navi.models import MSG
 
     g = road_graph(toolkit.data.root())
     target, _ = g.snap(SEOMYEON[0], SEOMYEON[1])
     ones = np.ones(len(g.elen))
     free = dijkstra(g.matrix(g.arc_weights(ones)).T.tocsr(), directed=True, indices=target)
-    no_toll = dijkstra(g.matrix(g.arc_weights(ones, g.toll > 0)).T.tocsr(), directed=True, indices=target)
-    cut = next(int(n) for n in g.snap_ids if np.isfinite(free[n]) and no_toll[n] >= 1e9
-               and g.snap(float(g.lon[n]), float(g.lat[n]))[0] == n
-               and g.metres(float(g.lon[n]), float(g.lat[n]), SEOMYEON[0], SEOMYEON[1]) > 100)
+    cut = None
+    for avoid, mask in (("toll", g.toll > 0), ("motorway", g.motorway)):
+        without = dijkstra(g.matrix(g.arc_weights(ones, mask)).T.tocsr(), directed=True, indices=target)
+        cut = next((int(n) for n in g.snap_ids if np.isfinite(free[n]) and without[n] >= 1e9
+                    and g.snap(float(g.lon[n]), float(g.lat[n]))[0] == n
+                    and g.metres(float(g.lon[n]), float(g.lat[n]), SEOMYEON[0], SEOMYEON[1]) > 100), None)
+        if cut is not None:
+            break
+    assert cut is not None, "no node whose only way to 서면 is a toll or car-only road"
     start = (float(g.lon[cut]), float(g.lat[cut]))
-    assert tk.navi.directions(start, SEOMYEON[:2], avoid=["toll"]).routes[0]["result_code"] == 1
-    assert tk.navi.directions(start, SEOMYEON[:2]).routes[0]["result_code"] == 0       # the toll road is driven
-    df = tk.navi.origins([("cut", *start)], SEOMYEON[:2], radius=10000, avoid=["toll"])
+    assert tk.navi.directions(start, SEOMYEON[:2], avoid=[avoid]).routes[0]["result_code"] == 1
+    assert tk.navi.directions(start, SEOMYEON[:2]).routes[0]["result_code"] == 0       # that road is driven
+    # the many-origin call answers within 10 km: a destination 2-9 km from the node, on the part it is cut from
+    ids = g.snap_ids[without[g.snap_ids] < 1e9]
+    metres = np.hypot((g.lon[ids] - start[0]) * MX, (g.lat[ids] - start[1]) * MY)
+    inside = ids[(metres > 2000) & (metres < 9000)]
+    dest = (float(g.lon[inside[0]]), float(g.lat[inside[0]]))
+    df = tk.navi.origins([("cut", *start)], dest, radius=10000, avoid=[avoid])
     assert list(df["result_code"]) == [1]
+    assert list(tk.navi.origins([("cut", *start)], dest, radius=10000)["result_code"]) == [0]
 
     node = next(int(n) for n in g.snap_ids if g.all_events_at(int(n)))
     ev = (float(g.lon[node]), float(g.lat[node]))

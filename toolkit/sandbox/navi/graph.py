@@ -8,10 +8,16 @@ Traffic model (a sandbox choice; the real service uses live probe data):
 
 * Time of day is Busan local time (KST, UTC+9) of the sandbox clock (or the departure time of a future
   estimate), in 15-minute buckets.
-* Speed = free-flow speed × time-of-day factor × per-road noise × road-event factor. The factor has a morning
-  peak around 08:00, a midday plateau and an evening peak around 18:30; the depth of the peaks depends on the
-  road class (arterials slow most, local streets least). Noise is deterministic per (edge, bucket) in
-  [0.85, 1.10]. Road works (``roadevent`` edges) run at 40 %.
+* Free-flow speed by road class: the "안전속도 5030" limits of the class (arterial ``…대로`` 50 km/h, main road
+  ``…로`` 40, local street ``…길`` 30), car-only roads (the car-only bridges and the synthetic motorway links)
+  70, school zones 30 (``speeds_kmh`` of the graph file). At night a trip runs at about these speeds.
+* Speed = free-flow speed × (1 − loss) × per-edge noise × road-event factor. The loss follows the time of day
+  (:func:`congestion`: a morning peak around 08:00, a midday plateau, an evening peak around 18:30, nothing at
+  night) and, at its deepest, depends on the road class (``PEAK_LOSS``: arterials lose half their speed,
+  car-only roads 40 %, main roads 45 %, local streets 35 %) and on the road: each road name's loss is scaled by a
+  fixed factor in [0.75, 1.25] (crc32 of the name), so some arterials jam more than others. Noise is
+  deterministic per (edge, bucket) in [0.85, 1.10]. Road works (``roadevent`` edges) run at 40 %. So the same trip
+  takes longer at 18:00 than at 03:00, and a trip on arterials runs faster than one on local streets.
 * ``traffic_state`` uses the real platform's codes: 0 no information, 1 jammed (정체), 2 delayed (지체),
   3 slow (서행), 4 smooth (원활). From the ratio traffic speed / free-flow speed: ≥ 0.8 → 4, ≥ 0.55 → 3,
   ≥ 0.35 → 2, else 1. (Code 6, accident/closed, is not produced.)
@@ -22,6 +28,7 @@ import gzip
 import json
 import math
 import threading
+import zlib
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -36,7 +43,9 @@ LAT0 = 35.14
 MX = 111_320.0 * math.cos(math.radians(LAT0))
 MY = 110_940.0
 CLASSES = ("arterial", "main", "local", "motorway")
-PEAK_DEPTH = {"arterial": 1.0, "main": 0.8, "local": 0.5, "motorway": 0.7}
+# share of the free-flow speed lost at the evening peak, by class (scaled per road by ROAD_SPREAD)
+PEAK_LOSS = {"arterial": 0.50, "main": 0.45, "local": 0.35, "motorway": 0.40}
+ROAD_SPREAD = (0.75, 1.25)
 ROADEVENT_FACTOR = 0.4
 BLOCKED = 1e12          # weight of an arc removed by ``avoid`` (a path using it counts as no path)
 MATRICES_KEPT = 8       # weighted graphs (forward and reversed) kept per weight key (traffic bucket + options)
@@ -46,8 +55,8 @@ TREES_KEPT = 32         # shortest-path trees kept (at most about 1 MB each: cos
                         # of a repeated run searched again)
 SNAPS_KEPT = 100_000    # snapped points kept (exact coordinates → node; ~250 bytes each, ~25 MB at most; emptied
                         # when full)
-TRAFFIC_KEPT = 16       # traffic buckets kept (speeds, states and seconds of every edge: ~0.9 MB each for the
-                        # 39,428 edges, ~15 MB in all; emptied when full; one is made again in ~1 ms). Routes
+TRAFFIC_KEPT = 16       # traffic buckets kept (speeds, states and seconds of every edge: ~1.3 MB each for the
+                        # 55,877 edges, ~21 MB in all; emptied when full; one is made again in ~1 ms). Routes
                         # "now" use one bucket per 15 minutes; future departures may ask for any of a week's 672
 
 _lock = threading.Lock()
@@ -77,8 +86,15 @@ def bucket_of(timestamp: float) -> int:
     return int((timestamp + KST) // BUCKET_S)
 
 
+def congestion_max() -> float:
+    """The largest value of :func:`congestion` over the day (the evening peak)."""
+    return max(congestion(h / 60) for h in range(24 * 60))
+
+
 def congestion(hour: float) -> float:
-    """Share of free-flow speed lost at ``hour`` (KST, 0–24) on the most congested class (arterials)."""
+    """How congested the city is at ``hour`` (KST, 0–24): 0 at night, about 0.6 at the evening peak; an edge loses
+    ``PEAK_LOSS`` of its class × this ÷ :func:`congestion_max` of its free-flow speed (for example
+    ``congestion(3.0)`` is 0, ``congestion(18.0)`` about 0.56)."""
     def bump(center, width):
         d = min(abs(hour - center), 24 - abs(hour - center))
         return math.exp(-0.5 * (d / width) ** 2)
@@ -141,11 +157,16 @@ class RoadGraph:
         self.ferry = np.zeros(len(e), dtype=bool)        # no car ferry in the graph
         speeds = data["speeds_kmh"]
         cls = np.array([self.road_class[r] if r >= 0 else "local" for r in self.eroad])
+        self.local = cls == "local"
+        cls[self.motorway] = "motorway"                  # car-only bridges run as motorways
         self.eclass = cls
         self.free = np.array([speeds[c] for c in cls], dtype=float)
         self.free[self.school & (self.free > speeds["schoolzone"])] = speeds["schoolzone"]
-        self.depth = np.array([PEAK_DEPTH[c] for c in cls])
-        self.local = cls == "local"
+        # the loss at the deepest peak (congestion() at its maximum) per edge: by class, scaled per road name
+        lo, hi = ROAD_SPREAD
+        spread = np.array([lo + (hi - lo) * (zlib.crc32(name.encode("utf-8")) % 1000) / 999
+                           for name in self.road_names] + [1.0])
+        self.depth = np.array([PEAK_LOSS[c] for c in cls]) * spread[self.eroad] / congestion_max()
         # directed arcs (u -> v, edge id); a two-way edge gives two arcs; of parallel arcs the shortest edge
         # is kept. Stored as one CSR structure (rows = from-node, sorted), so a request only fills in weights.
         n = len(self.lon)
