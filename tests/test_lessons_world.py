@@ -102,7 +102,7 @@ def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
 
     def email():
         row = consent_summary(tk.user.consent_report()).set_index("scope").loc["account_email"]
-        return int(row["agreed"]), int(row["n"])
+        return int(row["agreed"]), int(row["linked"])
 
     before, users = email()
     tk.sandbox.login(4100000002, scopes=["account_email"])      # he agreed already: nothing changes
@@ -112,6 +112,26 @@ def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
     assert result and "already agreed on an earlier run" in str(result), str(result)
     wrong = lessons.check("01.5", {"users": users, "before": before + 1, "after": after})
     assert not wrong and "before: " in str(wrong) and "too high" in str(wrong)
+
+
+def test_01_5_users_read_from_n_with_the_consent_log_is_told_n_is_the_users_asked(lesson01):
+    """Section 7's summary (with ``events=``) has ``n`` = the users asked for the e-mail, fewer than the linked users:
+    a learner who gives that ``n`` as the linked users is told which column counts them, not its value; the
+    summary's ``linked`` is right."""
+    tk = lesson01.ns["tk"]
+    from toolkit.reports import consent_events_frame, consent_summary
+
+    assert lesson01.solve("01.5")                                 # 준호 agrees to his e-mail
+    report = tk.user.consent_report()
+    row = consent_summary(report, events=consent_events_frame(tk.sandbox.consent_events())).set_index(
+        "scope").loc["account_email"]
+    asked, linked, agreed = int(row["n"]), int(row["linked"]), int(row["agreed"])
+    assert linked == len(report) and agreed < asked < linked, (agreed, asked, linked)
+    slip = lessons.check("01.5", {"users": asked, "before": agreed - 1, "after": agreed})
+    said = str(slip)
+    assert not slip and "users asked" in said and "linked" in said, said
+    assert str(linked) not in said.split("—", 1)[1], said
+    assert lessons.check("01.5", {"users": linked, "before": agreed - 1, "after": agreed})
 
 
 def test_answer_of_a_state_dependent_exercise_is_computed_from_the_world(lesson01, capsys):
