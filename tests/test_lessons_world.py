@@ -11,6 +11,7 @@ import json
 import re
 from pathlib import Path
 
+import pandas as pd
 import pytest
 
 import toolkit
@@ -102,7 +103,7 @@ def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
 
     def email():
         row = consent_summary(tk.user.consent_report()).set_index("scope").loc["account_email"]
-        return int(row["agreed"]), int(row["n"])
+        return int(row["agreed"]), int(row["linked"])
 
     before, users = email()
     tk.sandbox.login(4100000002, scopes=["account_email"])      # he agreed already: nothing changes
@@ -112,6 +113,38 @@ def test_01_5_a_learners_own_count_run_twice_is_right(lesson01):
     assert result and "already agreed on an earlier run" in str(result), str(result)
     wrong = lessons.check("01.5", {"users": users, "before": before + 1, "after": after})
     assert not wrong and "before: " in str(wrong) and "too high" in str(wrong)
+
+
+def test_01_summary_rates_are_over_the_users_asked_and_a_scope_never_asked_has_none(lesson01):
+    """Section 7's summary is built with the consent log: ``n`` is the users asked (the e-mail was asked of fewer
+    than the linked users), a scope in no request has ``n`` 0 and no rate, and the text calls it never asked."""
+    summary = lesson01.ns["summary"].set_index("scope")
+    assert "events" in lesson01.ns
+    email, chats = summary.loc["account_email"], summary.loc["talk_chats"]
+    assert 0 < email["n"] < email["linked"] and email["rate_pct"] == round(100 * email["agreed"] / email["n"], 1)
+    assert chats["n"] == 0 and chats["agreed"] == 0 and pd.isna(chats["rate_pct"])
+    text = "".join("".join(c["source"]) for c in lesson01.cells)
+    assert "Never asked" in text and "kind unknown" not in text and "every linked user (every row" not in text
+
+
+def test_01_5_users_read_from_n_with_the_consent_log_is_told_n_is_the_users_asked(lesson01):
+    """Section 7's summary (with ``events=``) has ``n`` = the users asked for the e-mail, fewer than the linked users:
+    a learner who gives that ``n`` as the linked users is told which column counts them, not its value; the
+    summary's ``linked`` is right."""
+    tk = lesson01.ns["tk"]
+    from toolkit.reports import consent_events_frame, consent_summary
+
+    assert lesson01.solve("01.5")                                 # 준호 agrees to his e-mail
+    report = tk.user.consent_report()
+    row = consent_summary(report, events=consent_events_frame(tk.sandbox.consent_events())).set_index(
+        "scope").loc["account_email"]
+    asked, linked, agreed = int(row["n"]), int(row["linked"]), int(row["agreed"])
+    assert linked == len(report) and agreed < asked < linked, (agreed, asked, linked)
+    slip = lessons.check("01.5", {"users": asked, "before": agreed - 1, "after": agreed})
+    said = str(slip)
+    assert not slip and "users asked" in said and "linked" in said, said
+    assert str(linked) not in said.split("—", 1)[1], said
+    assert lessons.check("01.5", {"users": linked, "before": agreed - 1, "after": agreed})
 
 
 def test_answer_of_a_state_dependent_exercise_is_computed_from_the_world(lesson01, capsys):

@@ -665,10 +665,11 @@ def _live_00_3(tk, rule):
 
 
 def _consents(tk):
-    from .reports import consent_summary
+    """The consent report of the learner's world now, and its summary with the consent log (``n``: users asked)."""
+    from .reports import consent_events_frame, consent_summary
 
     report = tk.user.consent_report()
-    return report, consent_summary(report)
+    return report, consent_summary(report, events=consent_events_frame(tk.sandbox.consent_events()))
 
 
 def _live_01_4(tk, rule):
@@ -708,12 +709,17 @@ def _live_01_5(tk, rule):
     if "account_email" not in set(summary["scope"]):
         raise _drifted("no linked user was asked for account_email")
     row = summary.set_index("scope").loc["account_email"]
-    agreed, users = int(row["agreed"]), int(row["n"])
+    agreed, users, asked = int(row["agreed"]), int(row["linked"]), int(row["n"])
     if not bool(report.loc[report.index.astype("int64") == JUNHO, "account_email"].fillna(False).astype(bool).any()):
         raise _Unanswerable(f"준호 ({JUNHO}) has not agreed to account_email in your sandbox yet: act as him "
                             "(tk.sandbox.login(..., scopes=[\"account_email\"])), then count again.")
-    _set(rule, "users", v=users, why={str(users + 1): f"{users + 1} counts a user who logs in later (section 9): "
-                                                      "count the users linked at this point."})
+    users_why = {str(users + 1): f"{users + 1} counts a user who logs in later (section 9): count the users linked "
+                                 "at this point."}
+    for n in (asked, asked - 1):        # the summary's n with the consent log, after 준호 agreed or before
+        if n != users:
+            users_why.setdefault(str(n), "that is n, the users asked for account_email (a summary with events=); the "
+                                         "users linked to the app are its linked column, every row of the report.")
+    _set(rule, "users", v=users, why=users_why)
     _set(rule, "before", v=agreed - 1, also={str(agreed): (
         "your two counts are the same because 준호 had already agreed on an earlier run of your cell; "
         "before his first agreement it was one fewer.")})
