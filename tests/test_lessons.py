@@ -37,9 +37,9 @@ AUTHOR = {"00.2": {"facts": [{"say": "the products' availability over the week (
           "03b.2": {"facts": [dict(RULES["03b.2"]["facts"][0], number=4),
                               dict(RULES["03b.2"]["facts"][1], number=687000), RULES["03b.2"]["facts"][2]]},
           "03b.3": {"v": 7, "why": {"10": "only users who added the channel"}},
-          "05.4": {"facts": [{"say": "the distance in km", "tol": 0.5, "number": 19.185},       # 18:00 KST
-                             {"say": "the driving time in minutes", "tol": 1, "number": 56.65},
-                             {"say": "the taxi fare in KRW", "tol": 0, "number": 18000.0},
+          "05.4": {"facts": [{"say": "the distance in km", "tol": 0.5, "number": 18.026},       # 18:00 KST
+                             {"say": "the driving time in minutes", "tol": 1, "number": 41.57},
+                             {"say": "the taxi fare in KRW", "tol": 0, "number": 16900.0},
                              RULES["05.4"]["facts"][3]]},
           "07.4": {"facts": [{"say": "how many users are linked to the app", "number": 9},
                              {"say": "the share of the users asked who agree to share their e-mail (%)",
