@@ -14,7 +14,10 @@ from nbclient import NotebookClient
 
 import toolkit
 from tests.bench.procs import _process
+from toolkit import lessons
 from toolkit.classroom import Teacher, read_secret, student_token, teacher_token
+
+from .test_class_progress import stored_exercises
 
 ROOT = Path(__file__).resolve().parents[2]
 NOTEBOOK = ROOT / "deploy" / "teacher.ipynb"
@@ -62,3 +65,53 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
     notes = {name: {i["note"] for i in tk.sandbox.incidents()} for name, tk in students.items()}
     assert {"student1's own", "class demo"} <= notes["student1"]     # kept, and got the class incident
     assert "class demo" in notes["student2"] and "student2's own" not in notes["student2"]   # started again
+
+
+# deploy/teacher.ipynb's progress table and its "take an incident back" cell: a student who checked three exercises
+# (two right, one not yet) shows so, the other student shows nothing checked, and the incident the notebook posts is
+# cleared by it.
+def test_teacher_notebook_shows_who_is_stuck_and_takes_an_incident_back(class_sandbox, tmp_path, monkeypatch):
+    url, secret_file = class_sandbox
+    secret = read_secret(secret_file)
+    other = toolkit.connect(classroom=url, student="student2", token=student_token(secret, "student2"))
+    other.status.current()
+    tk = toolkit.connect(classroom=url, student="student1", token=student_token(secret, "student1"))
+    (e1, r1), (e2, r2), (e3, _) = stored_exercises(3)
+    assert [lessons.check(e, r).ok for e, r in ((e1, r1), (e2, r2), (e3, None))] == [True, True, False]
+
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    for cell in nb.cells:          # post an incident, then take it back, as a teacher would
+        cell.source = cell.source.replace("POST = False", "POST = True").replace("CLEAR = None", 'CLEAR = "all"')
+    for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
+        monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
+    monkeypatch.setenv("MPLBACKEND", "agg")
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+
+    def shown_by(marker: str) -> str:
+        cell = next(c for c in nb.cells if c.cell_type == "code" and marker in c.source)
+        return json.dumps(cell.get("outputs", []), ensure_ascii=False)
+
+    board = shown_by("board = progress()")               # the table, as HTML and as text
+    assert "student1" in board and "student2" in board and e3 in board
+    assert "last_error" in board and "not_yet" in board
+    stuck = shown_by("with an exercise checked but not right yet")
+    assert "2 students; 1 with an exercise checked but not right yet" in stuck
+    assert f"student1: not yet {e3}" in stuck and "student2:" not in stuck
+    cleared = shown_by("CLEAR = ")
+    assert "local_search_keyword" in cleared and "'cleared': [1]" in cleared
+
+    teacher = Teacher(url, secret)
+    assert not teacher.incidents()["replays"].any()
+    for client in (tk, other):                           # played, then ended in both worlds
+        now = client.sandbox.clock()["unix"]
+        played = [i for i in client.sandbox.incidents() if i["note"] == "class demo"]
+        assert played == [] or all(i["end"] <= now for i in played)
+    shown = json.dumps([cell.get("outputs", []) for cell in nb.cells])
+    for value in (secret.reveal(), teacher_token(secret), student_token(secret, "student1"),
+                  student_token(secret, "student2")):
+        assert value not in shown
+    tk.close()
+    other.close()
