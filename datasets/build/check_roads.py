@@ -12,42 +12,20 @@ Run from a checkout: ``python datasets/build/check_roads.py`` (about a minute; n
 """
 from __future__ import annotations
 
-import math
-import random
 import statistics
 import sys
 from pathlib import Path
 
 import numpy as np
-import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-import toolkit.data  # noqa: E402
 from toolkit.sandbox.app import Sandbox  # noqa: E402
 from toolkit.sandbox.clock import _parse  # noqa: E402
-from toolkit.sandbox.navi.graph import MX, MY  # noqa: E402
 from toolkit.sandbox.navi.models import Options, Point  # noqa: E402
 
-EVENING, NIGHT = "2026-11-20T09:00:00Z", "2026-11-19T18:00:00Z"      # 18:00 and 03:00 KST
-SEED, PAIRS = 20261126, 300
-
-
-def metres(a, b) -> float:
-    return math.hypot((a[0] - b[0]) * MX, (a[1] - b[1]) * MY)
-
-
-def city_pairs(n: int = PAIRS, seed: int = SEED, low: float = 3000, high: float = 15000):
-    df = pd.read_csv(toolkit.data.root() / "local" / "addresses.csv.gz", usecols=["x", "y"])
-    xs, ys = df["x"].tolist(), df["y"].tolist()
-    rng = random.Random(seed)
-    out = []
-    while len(out) < n:
-        i, j = rng.randrange(len(xs)), rng.randrange(len(xs))
-        a, b = (xs[i], ys[i]), (xs[j], ys[j])
-        if low <= metres(a, b) <= high:
-            out.append((a, b))
-    return out
+# the pairs, hours and distance of the plausibility test: the figures printed here are the ones it checks
+from tests.navi.test_road_plausibility import EVENING, NIGHT, city_pairs, metres  # noqa: E402
 
 
 def main() -> None:
