@@ -340,7 +340,6 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
     import threading
 
     from tests.bench.classroom_hammer import start as run_hammer
-    from toolkit.classroom import HEADER, classroom_header, student_token
 
     off = ["--max-concurrent", "1000000", "--rate", "1000000", "--burst", "1000000"]
     figures = {}
@@ -348,17 +347,7 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
         cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file),
                *extra]
         with _process(cmd, "toolkit classroom") as (proc, url):
-            import httpx
-
-            import toolkit
-
-            hammerer = {HEADER: classroom_header("hammer", student_token(secret, "hammer"))}
-            key = httpx.get(url + "/sandbox/config", headers=hammerer, timeout=60).json()["app"]["rest_api_key"]
-            hammerer["Authorization"] = f"ServiceAK {key}"
-            other = toolkit.connect(classroom=url, student="honest", token=student_token(secret, "honest"))
-            other.local.address("부산진구 전포동 341-17")          # the city loaded before the clock starts
-            path = "/local/v2/local/search/address.json?query=%EC%A0%84%ED%8F%AC%EB%8F%99"      # 전포동
-            httpx.get(url + path, headers=hammerer, timeout=120).raise_for_status()
+            hammerer, other, path = _hammer_setup(url, secret)
 
             def measure() -> list[float]:
                 out, t0 = [], time.monotonic()
@@ -398,16 +387,12 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
                percentile(figures["default limits"], 95), 50, at_most=True))
 
 
-def hammered_phase(url: str, pid: int, secret, seconds: float, tool: str = "wrk") -> dict:
-    """One student hammers ``url`` with 200 connections (wrk, else :mod:`tests.bench.classroom_hammer`) for
-    ``seconds`` while another makes one address search after another: the other's latencies (ms, sorted, the
-    toolkit's client as a notebook calls it), the hammer's answers, and the class sandbox's CPU seconds."""
-    import threading
-
+def _hammer_setup(url: str, secret):
+    """The hammering student's headers (with its world's app key), the honest student's client with the city
+    loaded, and the address search both make (warmed once)."""
     import httpx
 
     import toolkit
-    from tests.bench.classroom_hammer import start as run_hammer
     from toolkit.classroom import HEADER, classroom_header, student_token
 
     hammerer = {HEADER: classroom_header("hammer", student_token(secret, "hammer"))}
@@ -417,6 +402,21 @@ def hammered_phase(url: str, pid: int, secret, seconds: float, tool: str = "wrk"
     other.local.address("부산진구 전포동 341-17")          # the city loaded before the clock starts
     path = "/local/v2/local/search/address.json?query=%EC%A0%84%ED%8F%AC%EB%8F%99"      # 전포동
     httpx.get(url + path, headers=hammerer, timeout=120).raise_for_status()
+    return hammerer, other, path
+
+
+def hammered_phase(url: str, pid: int, secret, seconds: float, tool: str = "wrk") -> dict:
+    """One student hammers ``url`` with 200 connections (wrk, else :mod:`tests.bench.classroom_hammer`) for
+    ``seconds`` while another makes one address search after another: the other's latencies (ms, sorted, the
+    toolkit's client as a notebook calls it), the hammer's answers, and the class sandbox's CPU seconds."""
+    import threading
+
+    import httpx
+
+    from tests.bench.classroom_hammer import start as run_hammer
+    from toolkit.classroom import HEADER, classroom_header, student_token
+
+    hammerer, other, path = _hammer_setup(url, secret)
     result: dict = {}
     if tool == "wrk" and shutil.which("wrk"):
         worker = threading.Thread(target=lambda: result.update(wrk_hammer(url, hammerer, path, seconds)))
@@ -459,7 +459,6 @@ def hammer_before_after(before: Path, seconds: float, rounds: int, tool: str = "
     ``--python``: the hammer is :mod:`tests.bench.classroom_hammer` (not wrk), which also reports the most hammer
     answers within any 50 ms: how bursty the class sandbox answers a hammer, whatever else the machine runs.
     """
-    from tests.bench.procs import _wait_for_url
     from toolkit.classroom import read_secret
 
     rows = {"before": [], "now": []}
@@ -471,20 +470,8 @@ def hammer_before_after(before: Path, seconds: float, rounds: int, tool: str = "
                                                                                        ("before", before)):
                 cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
                        str(secret_file)]
-                env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONPATH": str(cwd)}
-                proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
-                                        cwd=cwd)
-                try:
-                    url = _wait_for_url(proc, "toolkit classroom")
+                with _process(cmd, "toolkit classroom", cwd=cwd) as (proc, url):
                     row = hammered_phase(url, proc.pid, secret, seconds, tool)
-                finally:
-                    proc.terminate()
-                    try:
-                        proc.wait(timeout=10)
-                    except subprocess.TimeoutExpired:
-                        proc.kill()
-                        proc.wait()
-                    proc.stdout.close()
                 v = row["latency"]
                 row["load"] = os.getloadavg()[0]
                 rows[label].append(row)

@@ -66,9 +66,12 @@ def _wait_for_url(proc: subprocess.Popen, what: str, timeout: float = 60.0) -> s
 
 
 @contextlib.contextmanager
-def _process(cmd: list[str], what: str):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env, cwd=ROOT)
+def _process(cmd: list[str], what: str, cwd=None):
+    """``cmd`` started and stopped around the block, which gets (process, the URL it printed). ``cwd``: another
+    checkout to run it from (its ``toolkit`` first on the path, e.g. an older version side by side)."""
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", **({"PYTHONPATH": str(cwd)} if cwd else {})}
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+                            cwd=cwd or ROOT)
     try:
         yield proc, _wait_for_url(proc, what)
     finally:
