@@ -59,3 +59,16 @@ def installed_toolkit(tmp_path_factory):
     from tests.installed import build_and_install
 
     return build_and_install(tmp_path_factory.mktemp("installed"))
+
+
+@pytest.fixture(scope="session")
+def checkout_jupyter_server(tmp_path_factory):
+    """``jupyter server`` of this Python with toolkit's server extension enabled from this checkout's
+    jupyter-config (as ``toolkit lab`` runs it in a checkout), under a hub-like base URL ``/user/ann/``
+    (tests/labrun.py); one for the session, started by the first test that asks."""
+    pytest.importorskip("jupyter_server")
+    from tests.labrun import JupyterProcess
+
+    work = tmp_path_factory.mktemp("jupyter-server")
+    with JupyterProcess.server_of_checkout(work, base_url="/user/ann/") as server:
+        yield server

@@ -80,8 +80,10 @@ def build_and_install(root: Path) -> Installed:
     sdist = next(dist.glob("toolkit-*.tar.gz"))
     started = time.monotonic()
     venv.EnvBuilder(with_pip=True, clear=True).create(root / "venv")
+    # --no-compile: no byte-code for the thousands of files no test imports (the packages' own tests, mostly);
+    # what is imported is compiled then, once. Half the install's CPU time; the same files installed.
     pip = [str(root / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-           "-c", str(REPO / "constraints.txt"), f"toolkit[lab] @ {wheel.resolve().as_uri()}"]
+           "--no-compile", "-c", str(REPO / "constraints.txt"), f"toolkit[lab] @ {wheel.resolve().as_uri()}"]
     done = subprocess.run(pip, capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL, cwd=empty,
                           env={k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))})
     if done.returncode != 0:

@@ -1,22 +1,16 @@
 """toolkit's Jupyter extensions: the server extension's Hangul font route (a real ``jupyter server`` with the
-checkout's config, as ``toolkit lab`` starts it in a checkout), the shipped subsets, and the built lab extension
-against its source. The browser side is tests/browser/test_lab_hangul.py."""
+checkout's config, as ``toolkit lab`` starts it in a checkout: the session's ``checkout_jupyter_server``), the
+shipped subsets, and the built lab extension against its source. The browser side is tests/browser/test_lab_hangul.py."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import secrets
-import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import httpx
 import pytest
 
-from tests.labrun import free_port
 from toolkit.jupyter import fonts
 
 REPO = Path(__file__).resolve().parents[1]
@@ -70,60 +64,23 @@ def test_the_built_lab_extension_is_built_from_its_source():
     assert (SOURCE / "package-lock.json").is_file()
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    """``jupyter server`` with the checkout's config folder on JUPYTER_CONFIG_PATH (the server extension)."""
-    pytest.importorskip("jupyter_server")
-    work = tmp_path_factory.mktemp("jupyter-server")
-    port, token = free_port(), secrets.token_hex(16)
-    env = {k: v for k, v in os.environ.items() if not k.startswith("JUPYTER")}
-    env.update(JUPYTER_CONFIG_PATH=str(REPO / "jupyter-config"), JUPYTER_RUNTIME_DIR=str(work / "runtime"),
-               JUPYTER_DATA_DIR=str(work / "data"), JUPYTER_CONFIG_DIR=str(work / "config"))
-    root = ["--allow-root"] if os.geteuid() == 0 else []
-    cmd = [sys.executable, "-m", "jupyter", "server", "--no-browser", "--ip=127.0.0.1", f"--port={port}",
-           "--ServerApp.port_retries=0", f"--ServerApp.token={token}", f"--ServerApp.base_url=/user/ann/",
-           f"--ServerApp.root_dir={work}", *root]
-    log = (work / "server.log").open("wb")
-    proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-    url = f"http://127.0.0.1:{port}/user/ann/"
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            try:
-                if httpx.get(url + "api/status", params={"token": token}, timeout=2).status_code == 200:
-                    break
-            except httpx.HTTPError:
-                time.sleep(0.3)
-        else:
-            pytest.fail("jupyter server did not answer:\n" + (work / "server.log").read_text()[-3000:])
-        yield url, token, work / "server.log"
-    finally:
-        os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(20)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
-        log.close()
-
-
-def test_the_server_serves_the_font_under_its_base_url_with_cache_headers(server):
-    url, token, log = server
-    auth = {"Authorization": f"token {token}"}
+def test_the_server_serves_the_font_under_its_base_url_with_cache_headers(checkout_jupyter_server):
+    server = checkout_jupyter_server
     for name, bold in fonts.FACES.items():
-        r = httpx.get(f"{url}toolkit/fonts/{name}", headers=auth)
+        r = server.get(f"toolkit/fonts/{name}")
         assert r.status_code == 200 and r.content == fonts.font_bytes(name)
         assert r.headers["content-type"] == "font/woff2"
         assert r.headers["cache-control"] == "private, max-age=604800"
-        again = httpx.get(f"{url}toolkit/fonts/{name}", headers={**auth, "If-None-Match": r.headers["etag"]})
+        again = server.get(f"toolkit/fonts/{name}", headers={"If-None-Match": r.headers["etag"]})
         assert again.status_code == 304 and again.content == b""
-    missing = httpx.get(f"{url}toolkit/fonts/NanumGothic.ttf", headers=auth)
+    missing = server.get("toolkit/fonts/NanumGothic.ttf")
     assert missing.status_code == 404 and "NanumGothic-hangul.woff2" in missing.text
     # not under the base URL; not without login (a browser is sent to the login page)
-    assert httpx.get(url.replace("/user/ann/", "/") + "toolkit/fonts/NanumGothic-hangul.woff2",
-                     headers=auth).status_code == 404
-    anonymous = httpx.get(f"{url}toolkit/fonts/NanumGothic-hangul.woff2")
+    assert server.base_url == "/user/ann/"
+    assert httpx.get(f"http://127.0.0.1:{server.port}/toolkit/fonts/NanumGothic-hangul.woff2",
+                     headers={"Authorization": f"token {server.token}"}).status_code == 404
+    anonymous = server.get("toolkit/fonts/NanumGothic-hangul.woff2", auth=False)
     assert anonymous.status_code in (302, 403) and anonymous.content != fonts.font_bytes("NanumGothic-hangul.woff2")
-    httpx.get(f"{url}toolkit/fonts/nope.woff2", params={"token": token})
+    server.get("toolkit/fonts/nope.woff2", auth=False, params={"token": server.token})
     time.sleep(0.5)
-    assert token not in log.read_text("utf-8", "replace"), "the token reached the server's log"
+    assert server.token not in server.output(), "the token reached the server's log"

@@ -15,7 +15,6 @@
 """
 from __future__ import annotations
 
-import os
 import statistics
 import sys
 import tempfile
@@ -30,14 +29,6 @@ sys.path.insert(0, str(ROOT))
 from tests.bench.bench_tiles import pan  # noqa: E402
 from tests.bench.procs import _process, rss_mb  # noqa: E402
 from tests.labrun import JupyterProcess  # noqa: E402
-
-
-def _jupyter(tmp: Path, env: dict | None = None) -> JupyterProcess:
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_", "JUPYTER"))}
-    clean.update(JUPYTER_CONFIG_PATH=str(ROOT / "jupyter-config"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-                 JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_DATA_DIR=str(tmp / "data"), **(env or {}))
-    tmp.mkdir(parents=True, exist_ok=True)
-    return JupyterProcess([sys.executable, "-m", "jupyter_server"], tmp, env=clean)
 
 
 def _times(get, tiles) -> list[float]:
@@ -99,10 +90,27 @@ def sizes() -> None:
         tk.close()
 
 
+def _extension_tiles(server: JupyterProcess, tiles) -> dict:
+    """Through the server's ``/toolkit/tiles/`` route: the first tile, the other tiles drawn, then the same again
+    from the cache (seconds); the server's RSS (MiB) when asked, after the first tile and after them all."""
+    pid = server.proc.pid
+    out = {"rss0": rss_mb(pid)}
+    with httpx.Client(headers={"Authorization": f"token {server.token}"}, timeout=60) as http:
+        url = server.url + "/toolkit/tiles/{}/{}/{}.png"
+        t = time.perf_counter()
+        http.get(url.format(*tiles[0])).raise_for_status()
+        out["first"] = time.perf_counter() - t
+        out["rss1"] = rss_mb(pid)
+        out["cold"] = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
+        out["cached"] = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
+        out["rss2"] = rss_mb(pid)
+    return out
+
+
 def server_side(short: bool) -> None:
     from toolkit.classroom import read_secret, student_token
 
-    tiles = pan(range(12, 15), 3) if short else pan(range(12, 17), 4)
+    tiles = pan(range(12, 14), 2) if short else pan(range(12, 17), 4)
     first = tiles[0]
     with tempfile.TemporaryDirectory(prefix="bench-map-tiles-") as folder:
         tmp = Path(folder)
@@ -114,21 +122,8 @@ def server_side(short: bool) -> None:
                 sb_first = time.perf_counter() - t
                 sb_cold = _times(lambda z, x, y: http.get(f"/sandbox/tiles/{z}/{x}/{y}.png"), tiles[1:])
         # a Jupyter server drawing the tiles itself
-        lab = _jupyter(tmp / "local")
-        try:
-            pid = lab.proc.pid
-            rss0 = rss_mb(pid)
-            with httpx.Client(headers={"Authorization": f"token {lab.token}"}, timeout=60) as http:
-                url = lab.url + "toolkit/tiles/{}/{}/{}.png"
-                t = time.perf_counter()
-                http.get(url.format(*first)).raise_for_status()
-                ext_first = time.perf_counter() - t
-                rss1 = rss_mb(pid)
-                cold = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
-                cached = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
-                rss2 = rss_mb(pid)
-        finally:
-            lab.stop()
+        with JupyterProcess.server_of_checkout(tmp / "local") as server:
+            local = _extension_tiles(server, tiles)
         # a class: toolkit classroom, and a student's server forwarding to it
         secret_file = tmp / "class.secret"
         secret = read_secret(secret_file, create=True)
@@ -136,35 +131,25 @@ def server_side(short: bool) -> None:
         with _process(cmd, "toolkit classroom") as (room, class_url):
             env = {"TOOLKIT_CLASSROOM_URL": class_url, "TOOLKIT_CLASSROOM_TOKEN": student_token(secret, "ann"),
                    "JUPYTERHUB_USER": "ann"}
-            fwd = _jupyter(tmp / "forward", env)
-            try:
-                fpid = fwd.proc.pid
-                frss0 = rss_mb(fpid)
-                with httpx.Client(headers={"Authorization": f"token {fwd.token}"}, timeout=60) as http:
-                    url = fwd.url + "toolkit/tiles/{}/{}/{}.png"
-                    t = time.perf_counter()
-                    http.get(url.format(*first)).raise_for_status()
-                    fwd_first = time.perf_counter() - t
-                    fcold = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
-                    fcached = _times(lambda z, x, y: http.get(url.format(z, x, y)), tiles[1:])
-                    frss2 = rss_mb(fpid)
-                    room_rss = rss_mb(room.pid)
-            finally:
-                fwd.stop()
+            with JupyterProcess.server_of_checkout(tmp / "forward", env=env) as server:
+                forwarded = _extension_tiles(server, tiles)
+                room_rss = rss_mb(room.pid)
     n = len(tiles) - 1
     print(f"\n2. time to first tile (imports and builds the renderer) and {n} more tiles of a pan, zoom 12-"
           f"{tiles[-1][0]}")
     print(f"{'':34}{'first tile':>12}   {'drawn':30}{'again (cached)':30}")
     print(f"{'toolkit sandbox /sandbox/tiles':34}{sb_first * 1000:10.0f}ms   {_ms(sb_cold):30}")
-    print(f"{'Jupyter extension, drawn here':34}{ext_first * 1000:10.0f}ms   {_ms(cold):30}{_ms(cached):30}")
-    print(f"{'Jupyter extension, forwarded':34}{fwd_first * 1000:10.0f}ms   {_ms(fcold):30}{_ms(fcached):30}")
-    print(f"   forwarded/local drawn p50 = {statistics.median(fcold) / statistics.median(cold):.2f}x, "
-          f"cached p50 = {statistics.median(fcached) / statistics.median(cached):.2f}x")
+    for label, m in (("Jupyter extension, drawn here", local), ("Jupyter extension, forwarded", forwarded)):
+        print(f"{label:34}{m['first'] * 1000:10.0f}ms   {_ms(m['cold']):30}{_ms(m['cached']):30}")
+    print(f"   forwarded/local drawn p50 = {statistics.median(forwarded['cold']) / statistics.median(local['cold']):.2f}x, "
+          f"cached p50 = {statistics.median(forwarded['cached']) / statistics.median(local['cached']):.2f}x")
     print("\n3. the Jupyter server's memory (RSS, MiB)")
     print(f"{'':34}{'started':>10}{'after tiles':>14}{'added':>10}")
-    print(f"{'drawn here':34}{rss0:10.1f}{rss2:14.1f}{rss2 - rss0:+10.1f}   (after the first tile: {rss1:.1f})")
-    print(f"{'forwarded to the class sandbox':34}{frss0:10.1f}{frss2:14.1f}{frss2 - frss0:+10.1f}   "
-          f"(the class sandbox, one renderer for the class: {room_rss:.1f})")
+    print(f"{'drawn here':34}{local['rss0']:10.1f}{local['rss2']:14.1f}{local['rss2'] - local['rss0']:+10.1f}   "
+          f"(after the first tile: {local['rss1']:.1f})")
+    print(f"{'forwarded to the class sandbox':34}{forwarded['rss0']:10.1f}{forwarded['rss2']:14.1f}"
+          f"{forwarded['rss2'] - forwarded['rss0']:+10.1f}   (the class sandbox, one renderer for the class: "
+          f"{room_rss:.1f})")
 
 
 def main(argv=None) -> int:

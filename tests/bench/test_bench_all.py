@@ -42,6 +42,12 @@ def test_run_all_short_prints_every_ratio_next_to_its_goal():
              for name in (r"cold \(drawn\)", "cached")}
     assert all(tiles.values()) and all(float(v) > 0 for m in tiles.values() for v in m.groups())
     assert "cold/cached p50 =" in out.stdout
+    # a reopened map's base map: two stored maps' sizes beside embedding their first view; the Jupyter route's
+    # tiles drawn by the Jupyter server against forwarded to a class sandbox
+    assert len(re.findall(r"embedding its first view in the stored map would add \d+ KB \(\d+x what the Jupyter "
+                          r"route adds\)", out.stdout)) == 2
+    forwarded = re.search(r"forwarded/local drawn p50 = ([\d.]+)x, cached p50 = ([\d.]+)x", out.stdout)
+    assert forwarded and all(float(v) > 0 for v in forwarded.groups())
     fresh = re.search(r"^restart / reset ratio\s+([\d.]+)$", out.stdout, re.M)
     assert fresh and float(fresh.group(1)) > 0
     guard = re.findall(r"^(GET with a query|POST with a 12 kB JSON body)\s+[\d.]+\s+[\d.]+\s+([\d.]+)$", out.stdout,

@@ -9,6 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.labrun import JupyterProcess, no_windowing
+
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
@@ -85,3 +87,24 @@ def page(browser):
     page.set_default_timeout(15000)
     yield page
     context.close()
+
+
+@pytest.fixture(scope="session")
+def installed_plain_lab(installed_toolkit, tmp_path_factory):
+    """PLAIN ``jupyter lab`` of the wheel's venv (``installed_toolkit``), started as its user starts it (no toolkit
+    command; toolkit's extensions enabled by the wheel's data files, nothing else configured), once for the browser
+    tests of a regular install. Its root is the user's home ``lab.home``, where the README's kernel line has
+    registered the ``toolkit`` kernel before the lab started; each test makes a folder of its own there. Test-only
+    settings: every cell rendered (no windowing), no news."""
+    inst = installed_toolkit
+    work = tmp_path_factory.mktemp("installed-plain-lab")
+    home = work / "home"
+    home.mkdir()
+    inst.run(inst.python, "-m", "ipykernel", "install", "--user", "--name", "toolkit", "--display-name",
+             "Python (toolkit)", HOME=str(home))
+    env = inst.env(HOME=str(home), JUPYTERLAB_SETTINGS_DIR=str(no_windowing(work / "user-settings")),
+                   JUPYTER_RUNTIME_DIR=str(work / "runtime"), JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))
+    with JupyterProcess([inst.venv / "bin" / "jupyter", "lab"], work, env=env, root=home,
+                        args=["--LabApp.expose_app_in_browser=True"]) as lab:
+        lab.home = home
+        yield lab

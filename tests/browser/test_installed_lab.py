@@ -9,14 +9,13 @@ working folder, ``~/toolkit-walkthroughs``), a walkthrough with maps opened in D
 Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
 
-import json
 import time
 
 import pytest
 
 from tests.browser.test_lab_walkthroughs import (MAPS, SHOTS, _check_maps, _open, _problems, _run_all)
 from tests.browser.test_reopened_maps import other_loopback, record_requests, stored_maps_draw
-from tests.labrun import LabProcess
+from tests.labrun import LabProcess, no_windowing
 
 NAME = "04a_local_search"
 
@@ -34,10 +33,8 @@ output has the request and no iframe (the sanitizer removed it)."""
 @pytest.fixture(scope="module")
 def installed_lab(installed_toolkit, tmp_path_factory):
     work = tmp_path_factory.mktemp("installed-lab")
-    settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    env = installed_toolkit.env(HOME=str(work / "home"), JUPYTERLAB_SETTINGS_DIR=str(work / "user-settings"))
+    env = installed_toolkit.env(HOME=str(work / "home"),
+                                JUPYTERLAB_SETTINGS_DIR=str(no_windowing(work / "user-settings")))
     (work / "home").mkdir()
     lab = LabProcess(None, work, command=[str(installed_toolkit.toolkit)], extra_env=env,
                      lab_args=["--LabApp.expose_app_in_browser=True"])

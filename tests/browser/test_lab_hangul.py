@@ -6,8 +6,8 @@ chromium runs with a fontconfig that hides every Korean font (``no_korean_fontco
 
 * ``toolkit lab`` from this checkout (an editable install: no data files; ``toolkit lab`` loads both extensions
   from the checkout);
-* PLAIN ``jupyter lab`` of a regular install: the wheel with ``[lab]`` in a fresh venv (``installed_toolkit``),
-  no toolkit command involved.
+* PLAIN ``jupyter lab`` of a regular install: the wheel with ``[lab]`` in a fresh venv (the session's
+  ``installed_plain_lab``), no toolkit command involved.
 
 In each, a fresh page (no cache) opens a notebook with no Hangul: no font is fetched. Its first output (a table
 of ``tk.status.current()``) then draws Hangul, looking the same as after a reload with the font long loaded. A
@@ -21,18 +21,14 @@ from __future__ import annotations
 
 import io
 import json
-import os
-import signal
-import subprocess
 import time
 from pathlib import Path
 
-import httpx
 import pytest
 
 from tests.browser.conftest import NO_KOREAN_FONTS, korean_fonts
 from tests.browser.test_lab_walkthroughs import SHOTS
-from tests.labrun import LabProcess, free_port, group_alive
+from tests.labrun import LabProcess, no_windowing
 
 pytest.importorskip("jupyterlab")
 
@@ -99,74 +95,19 @@ def _notebook(path: Path, cells) -> None:
     path.write_text(json.dumps(nb), "utf-8")
 
 
-def _folder(work: Path) -> tuple[Path, Path]:
-    """The notebooks folder and the user settings folder (every cell rendered: no windowing)."""
-    notebooks = work / "notebooks"
-    notebooks.mkdir()
-    _notebook(notebooks / "first.ipynb", [("code", FIRST[0])])
-    _notebook(notebooks / "hangul.ipynb", HANGUL)
-    settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    return notebooks, work / "user-settings"
-
-
-class PlainLab:
-    """``jupyter lab`` of an installed environment, as a user starts it (no toolkit command), on 127.0.0.1."""
-
-    def __init__(self, installed, notebooks: Path, work: Path, settings: Path):
-        self.installed, self.notebooks, self.work, self.settings = installed, notebooks, work, settings
-        self.port, self.token = free_port(), os.urandom(16).hex()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.log = work / "jupyter-lab.log"
-        self.proc = None
-
-    def start(self) -> "PlainLab":
-        home = self.work / "home"
-        home.mkdir(exist_ok=True)
-        env = self.installed.env(HOME=str(home), JUPYTERLAB_SETTINGS_DIR=str(self.settings),
-                                 JUPYTER_DATA_DIR=str(self.work / "jupyter-data"))
-        root = ["--allow-root"] if os.geteuid() == 0 else []
-        cmd = [str(self.installed.venv / "bin" / "jupyter"), "lab", "--no-browser", "--ip=127.0.0.1",
-               f"--port={self.port}", "--ServerApp.port_retries=0", f"--ServerApp.token={self.token}",
-               f"--notebook-dir={self.notebooks}", "--LabApp.expose_app_in_browser=True", *root]
-        with self.log.open("wb") as log:
-            self.proc = subprocess.Popen(cmd, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=self.work,
-                                         start_new_session=True)
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError(f"jupyter lab exited with {self.proc.returncode}:\n{self.output()[-3000:]}")
-            try:
-                if httpx.get(f"{self.url}/api/status", params={"token": self.token}, timeout=2).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                pass
-            time.sleep(0.5)
-        self.stop()
-        raise RuntimeError("jupyter lab did not answer in time:\n" + self.output()[-3000:])
-
-    def output(self) -> str:
-        return self.log.read_text("utf-8", "replace") if self.log.exists() else ""
-
-    def stop(self) -> None:
-        if self.proc is None or self.proc.poll() is not None:
-            return
-        os.killpg(self.proc.pid, signal.SIGTERM)
-        try:
-            self.proc.wait(30)
-        except subprocess.TimeoutExpired:
-            os.killpg(self.proc.pid, signal.SIGKILL)
-            self.proc.wait(10)
-        if group_alive(self.proc.pid):
-            os.killpg(self.proc.pid, signal.SIGKILL)
+def _notebooks(folder: Path) -> Path:
+    """The two notebooks in ``folder`` (made here)."""
+    folder.mkdir()
+    _notebook(folder / "first.ipynb", [("code", FIRST[0])])
+    _notebook(folder / "hangul.ipynb", HANGUL)
+    return folder
 
 
 @pytest.fixture(scope="module")
 def toolkit_lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("hangul-toolkit-lab")
-    notebooks, settings = _folder(work)
-    lab = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(settings)},
+    settings = no_windowing(work / "user-settings")
+    lab = LabProcess(_notebooks(work / "notebooks"), work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(settings)},
                      lab_args=["--LabApp.expose_app_in_browser=True"])
     lab.start()
     yield lab
@@ -174,12 +115,10 @@ def toolkit_lab(tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def plain_lab(installed_toolkit, tmp_path_factory):
-    work = tmp_path_factory.mktemp("hangul-plain-lab")
-    notebooks, settings = _folder(work)
-    lab = PlainLab(installed_toolkit, notebooks, work, settings).start()
-    yield lab
-    lab.stop()
+def plain_lab(installed_plain_lab):
+    """The session's plain ``jupyter lab`` of the installed venv, with the notebooks in ``~/hangul``."""
+    _notebooks(installed_plain_lab.home / "hangul")
+    return installed_plain_lab
 
 
 def _context(browser):
@@ -189,8 +128,9 @@ def _context(browser):
     return context
 
 
-def _open(page, lab, name: str) -> None:
-    page.goto(f"{lab.url}/lab/workspaces/{name}/tree/{name}.ipynb?reset&token={lab.token}")
+def _open(page, lab, name: str, folder: str) -> None:
+    path = f"{folder}/{name}" if folder else name
+    page.goto(f"{lab.url}/lab/workspaces/{name}/tree/{path}.ipynb?reset&token={lab.token}")
     page.wait_for_function(KERNEL_IDLE, timeout=90000)
 
 
@@ -205,7 +145,8 @@ def _off(measured) -> list:
     return [m for m in measured if abs(m["drawn"] - m["nanum"]) > 0.5]
 
 
-def _check(browser, lab, kind: str) -> dict:
+def _check(browser, lab, kind: str, folder: str = "") -> dict:
+    """The checks above in ``lab``, whose ``folder`` (of its root) holds the two notebooks."""
     from PIL import Image, ImageChops
 
     SHOTS.mkdir(exist_ok=True)
@@ -217,7 +158,7 @@ def _check(browser, lab, kind: str) -> dict:
     page.set_default_timeout(60000)
     try:
         # 1. a notebook with no Hangul: the lab extension is there, no font is fetched
-        _open(page, lab, "first")
+        _open(page, lab, "first", folder)
         variables = page.evaluate(VARIABLES)
         assert all(v.endswith("toolkit-hangul'") or v.endswith("toolkit-hangul") for v in variables.values()), \
             variables
@@ -250,7 +191,7 @@ def _check(browser, lab, kind: str) -> dict:
         assert ImageChops.difference(a, b).getbbox() is None, "the first render differs from a later one"
         page.evaluate("() => window.jupyterapp.shell.currentWidget.sessionContext.shutdown()")
         # 3. markdown, printed text, a widget label and a map's legend
-        _open(page, lab, "hangul")
+        _open(page, lab, "hangul", folder)
         _run_all(page, 240)
         page.locator(".widget-label").first.wait_for(timeout=60000)
         legend_frame = None
@@ -295,7 +236,7 @@ def test_toolkit_lab_of_a_checkout_draws_hangul_without_a_korean_font(browser_wi
 @pytest.mark.timeout(1800)
 def test_plain_jupyter_lab_of_a_wheel_install_draws_hangul_without_a_korean_font(browser_without_korean_fonts,
                                                                                  plain_lab):
-    done = _check(browser_without_korean_fonts, plain_lab, "plain_lab")
+    done = _check(browser_without_korean_fonts, plain_lab, "plain_lab", "hangul")
     print(f"plain jupyter lab: {done['measured']} Hangul texts drawn in NanumGothic; fonts fetched: {done['fonts']}")
 
 

@@ -16,7 +16,6 @@ each notebook has its own deadline.
 """
 from __future__ import annotations
 
-import json
 import re
 import shutil
 import time
@@ -25,7 +24,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.labrun import LabProcess
+from tests.labrun import LabProcess, no_windowing
 
 pytest.importorskip("jupyterlab")
 
@@ -42,13 +41,11 @@ def lab(tmp_path_factory):
     work = tmp_path_factory.mktemp("lab")
     notebooks = work / "notebooks"
     shutil.copytree(REPO / "notebooks", notebooks, ignore=shutil.ignore_patterns(".ipynb_checkpoints"))
-    # test-only user settings: render every cell (no windowing) so outputs can be checked in the DOM
-    user_settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
-    user_settings.mkdir(parents=True)
-    (user_settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
     # the checkout is an editable install: its Jupyter gets toolkit's server extension from jupyter-config/ (a
     # wheel install has it in etc/jupyter)
-    process = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(work / "user-settings"),
+    # test-only user settings: render every cell (no windowing) so outputs can be checked in the DOM
+    settings = no_windowing(work / "user-settings")
+    process = LabProcess(notebooks, work, extra_env={"JUPYTERLAB_SETTINGS_DIR": str(settings),
                                                      "JUPYTER_CONFIG_PATH": str(REPO / "jupyter-config")},
                          lab_args=["--LabApp.expose_app_in_browser=True"])
     process.start()
@@ -115,8 +112,10 @@ def _lesson(name: str) -> str:
     return name.split("_")[0]
 
 
-def _open(page, lab, name: str):
-    page.goto(f"{lab.url}/lab/workspaces/t{_lesson(name)}/tree/{name}.ipynb?reset&token={lab.token}")
+def _open(page, lab, name: str, folder: str = ""):
+    """Open the notebook ``name`` (in ``folder`` of the lab's root) and wait until its kernel is idle."""
+    path = f"{folder}/{name}" if folder else name
+    page.goto(f"{lab.url}/lab/workspaces/t{_lesson(name)}/tree/{path}.ipynb?reset&token={lab.token}")
     page.wait_for_function("() => window.jupyterapp && window.jupyterapp.shell.currentWidget "
                            "&& window.jupyterapp.shell.currentWidget.sessionContext", timeout=90000)
     page.wait_for_function(f"({STATE})() && ({STATE})().kernel === 'idle'", timeout=90000)

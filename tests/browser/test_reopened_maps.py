@@ -1,7 +1,7 @@
 """Stored maps draw their base map for whoever opens them next: the wheel installed into a fresh venv
 (tests/installed.py), the walkthroughs copied out (``toolkit walkthroughs DIR``), opened in PLAIN ``jupyter lab`` of
-that venv (toolkit's server extension enabled by the wheel's ``etc/jupyter`` file, nothing else configured), no
-sandbox running. Every stored map of 04a and 05 draws at least 4 tiles, all from the lab's own
+that venv (the session's ``installed_plain_lab``: toolkit's server extension enabled by the wheel's ``etc/jupyter``
+file, nothing else configured), no sandbox running. Every stored map of 04a and 05 draws at least 4 tiles, all from the lab's own
 ``/toolkit/tiles/``, and no request goes to a loopback port other than the lab's (every request is recorded).
 
 The stored maps are those of the walkthroughs the wheel is built from: they need the notebooks executed with
@@ -9,14 +9,11 @@ toolkit's map code of this checkout (maps stored before it ask a dead sandbox po
 should). Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
 
-import json
-from types import SimpleNamespace
 from urllib.parse import urlsplit
 
 import pytest
 
 from tests.browser.test_lab_walkthroughs import MAPS, SHOTS, _open
-from tests.labrun import JupyterProcess
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 NOTEBOOKS = ("04a_local_search", "05_directions")
@@ -77,44 +74,32 @@ def other_loopback(requests: list[str], port: int) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def plain_lab(installed_toolkit, tmp_path_factory):
-    work = tmp_path_factory.mktemp("plain-lab")
-    folder = work / "lessons"
-    home = work / "home"
-    home.mkdir()
-    # copied (and trusted, in the home's Jupyter trust database) as a user does, in the lab's own home
-    installed_toolkit.run(installed_toolkit.toolkit, "walkthroughs", folder, HOME=str(home))
-    settings = work / "user-settings" / "@jupyterlab" / "notebook-extension"
-    settings.mkdir(parents=True)
-    (settings / "tracker.jupyterlab-settings").write_text(json.dumps({"windowingMode": "none"}))
-    env = installed_toolkit.env(HOME=str(home), JUPYTERLAB_SETTINGS_DIR=str(work / "user-settings"),
-                                JUPYTER_RUNTIME_DIR=str(work / "runtime"),
-                                JUPYTERLAB_WORKSPACES_DIR=str(work / "workspaces"))
-    lab = JupyterProcess([installed_toolkit.venv / "bin" / "jupyter", "lab"], work, env=env, root=folder,
-                         args=["--LabApp.expose_app_in_browser=True"])
-    lab.folder = folder
-    yield lab
-    lab.stop()
+def plain_lab(installed_toolkit, installed_plain_lab):
+    """The walkthroughs copied to ``~/reopened`` (and trusted, in the home's Jupyter trust database) as a user does,
+    in the home of the plain lab of the installed venv."""
+    lab = installed_plain_lab
+    folder = lab.home / "reopened"
+    installed_toolkit.run(installed_toolkit.toolkit, "walkthroughs", folder, HOME=str(lab.home))
+    return lab, folder
 
 
 @pytest.mark.browser
 @pytest.mark.package
 @pytest.mark.timeout(1800)                  # the wheel is built and installed first (about 5-10 minutes)
 def test_stored_maps_draw_in_plain_jupyter_lab_of_a_wheel_install_with_no_sandbox(browser, plain_lab):
-    lab = plain_lab
+    lab, folder = plain_lab
     for name in NOTEBOOKS:
-        assert (lab.folder / f"{name}.ipynb").is_file()
+        assert (folder / f"{name}.ipynb").is_file()
     assert "toolkit: map tiles drawn by this server" in lab.output()
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
     requests = record_requests(context)
     page = context.new_page()
     page.set_default_timeout(60000)
     SHOTS.mkdir(exist_ok=True)
-    opener = SimpleNamespace(url=lab.url.rstrip("/"), token=lab.token)      # as _open builds its URL
     try:
         for name in NOTEBOOKS:
-            _open(page, opener, name)
-            maps = stored_maps_draw(page, lab.url, name, MAPS[name.split("_")[0]])
+            _open(page, lab, name, folder=folder.name)
+            maps = stored_maps_draw(page, lab.url + "/", name, MAPS[name.split("_")[0]])
             page.screenshot(path=str(SHOTS / f"reopened_{name}.png"))
             print(f"plain jupyter lab: {name}: {len(maps)} stored maps, "
                   f"{[sum(t['loaded'] for t in m['tiles']) for m in maps]} tiles each")

@@ -23,12 +23,14 @@ Screenshots go to tests/browser/screenshots/ (gitignored)."""
 from __future__ import annotations
 
 import json
+import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from tests.plainlab import PlainLab
+from tests.labrun import JupyterProcess, clean_env
 
 pytest.importorskip("jupyterlab")
 pytest.importorskip("ipywidgets")
@@ -103,37 +105,50 @@ def saved(tmp_path_factory):
     return work, root
 
 
-@pytest.fixture(scope="module")
-def lab(saved):
+def _lab(work: Path, root: Path, data: Path, args=()) -> JupyterProcess:
+    """A plain ``jupyter lab`` of this Python on ``root`` with the checkout's lab extension (where a wheel install puts
+    it in place) and Jupyter's data folder ``data`` (the trust database of the saved notebooks)."""
     from toolkit.cli import lab_extensions
 
+    extension_args, extension_env = lab_extensions(work)
+    env = {**clean_env(work), "JUPYTER_DATA_DIR": str(data), **extension_env}
+    return JupyterProcess.lab(sys.executable, root, work, env=env, args=[*args, *extension_args])
+
+
+@pytest.fixture
+def lab(saved):
+    """A lab whose kernel cannot start: no kernelspec is allowed (JupyterLab then shows "No Kernel")."""
     work, root = saved
-    # the checkout's lab extension, where a wheel install puts it in place
-    args, env = lab_extensions(work)
-    # a lab whose kernel cannot start: no kernelspec is allowed (JupyterLab then shows "No Kernel")
-    with PlainLab(root, work, env=env, args=["--KernelSpecManager.allowed_kernelspecs=none-here", *args]) as lab:
+    with _lab(work / "no-kernel-lab", root, work / "jupyter-data",
+              ["--KernelSpecManager.allowed_kernelspecs=none-here"]) as lab:
         yield lab
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def live_lab(saved):
     """A lab whose ``python3`` kernel runs this toolkit, on the notebooks that name it."""
-    from toolkit.cli import lab_extensions
-
     work, root = saved
-    args, env = lab_extensions(work / "live-lab")
-    with PlainLab(root.parent / "live", work, env=env, args=args) as lab:
+    with _lab(work / "live-lab", root.parent / "live", work / "jupyter-data") as lab:
         yield lab
 
 
-def _look(browser, lab, name: str) -> dict:
+@contextmanager
+def _notebook_page(browser, lab, workspace: str, name: str):
+    """A fresh page (its own browser context) with the notebook ``name`` open in ``lab`` and its outputs shown."""
     context = browser.new_context(viewport={"width": 1300, "height": 1000}, service_workers="block")
     page = context.new_page()
     page.set_default_timeout(60000)
     try:
-        page.goto(f"{lab.url}/lab/workspaces/w{name}/tree/{name}.ipynb?reset&token={lab.token}")
+        page.goto(f"{lab.url}/lab/workspaces/{workspace}/tree/{name}.ipynb?reset&token={lab.token}")
         page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output').length >= 3",
                                timeout=90000)
+        yield page
+    finally:
+        context.close()
+
+
+def _look(browser, lab, name: str) -> dict:
+    with _notebook_page(browser, lab, f"w{name}", name) as page:
         deadline, seen = time.monotonic() + 30, None
         while time.monotonic() < deadline:       # the widget manager settles: no "Loading widget..." left
             time.sleep(1)
@@ -148,8 +163,6 @@ def _look(browser, lab, name: str) -> dict:
         SHOTS.mkdir(exist_ok=True)
         page.screenshot(path=str(SHOTS / f"saved_widgets_{name}.png"))
         return seen
-    finally:
-        context.close()
 
 
 @pytest.mark.browser
@@ -187,13 +200,7 @@ def test_saved_widgets_in_a_later_session_show_the_static_view_until_run_then_th
     goes."""
     lab, found = live_lab, {}
     for name in ("as_saved", "stateless"):
-        context = browser.new_context(viewport={"width": 1300, "height": 1000}, service_workers="block")
-        page = context.new_page()
-        page.set_default_timeout(60000)
-        try:
-            page.goto(f"{lab.url}/lab/workspaces/l{name}/tree/{name}.ipynb?reset&token={lab.token}")
-            page.wait_for_function("() => document.querySelectorAll('.jp-OutputArea-output').length >= 3",
-                                   timeout=90000)
+        with _notebook_page(browser, lab, f"l{name}", name) as page:
             page.wait_for_function(f"() => {{ const k = ({KERNEL})(); return k && k[1] === 'idle'; }}",
                                    timeout=120000)
             time.sleep(4)                         # the widget manager gives up on the saved views
@@ -208,8 +215,6 @@ def test_saved_widgets_in_a_later_session_show_the_static_view_until_run_then_th
             after = page.evaluate(SEEN)
             page.screenshot(path=str(SHOTS / f"saved_widgets_run_{name}.png"))
             found[name] = (before, after)
-        finally:
-            context.close()
     for name, (before, after) in found.items():
         assert before["kernel"] and before["kernel"][0] == "python3", (name, before["kernel"])
         assert "run this cell to log in" in before["text"], (name, before["text"][:600])

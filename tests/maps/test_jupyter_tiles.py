@@ -7,8 +7,6 @@ from __future__ import annotations
 
 import http.server
 import io
-import os
-import sys
 import threading
 from pathlib import Path
 
@@ -21,28 +19,24 @@ from tests.maps.test_tiles import SEOMYEON, colours
 from toolkit.classroom import HEADER, classroom_header, student_token
 from toolkit.sandbox.tiles.render import LAND
 
-ROOT = Path(__file__).resolve().parents[2]
 SECRET = "a-class-secret-for-the-tile-tests-0123456789"
 
 
-def JupyterServer(tmp: Path, base_url: str = "/", env: dict | None = None) -> JupyterProcess:
-    """``jupyter server`` with toolkit's extension enabled from this checkout's jupyter-config, a clean
-    environment plus ``env``."""
-    clean = {k: v for k, v in os.environ.items() if not k.startswith(("TOOLKIT_", "JUPYTER"))}
-    clean.update(JUPYTER_CONFIG_PATH=str(ROOT / "jupyter-config"), JUPYTER_CONFIG_DIR=str(tmp / "config"),
-                 JUPYTER_RUNTIME_DIR=str(tmp / "runtime"), JUPYTER_DATA_DIR=str(tmp / "data"), **(env or {}))
-    return JupyterProcess([sys.executable, "-m", "jupyter_server"], tmp, base_url=base_url, env=clean)
+def JupyterServer(tmp: Path, env: dict) -> JupyterProcess:
+    """``jupyter server`` with toolkit's extension enabled from this checkout's jupyter-config under ``/user/ann/``,
+    a clean environment plus ``env``; started."""
+    return JupyterProcess.server_of_checkout(tmp, base_url="/user/ann/", env=env).start()
 
 
 def tile_path(z, x, y) -> str:
     return f"toolkit/tiles/{z}/{x}/{y}.png"
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory):
-    s = JupyterServer(tmp_path_factory.mktemp("jupyter"), base_url="/user/ann/")
-    yield s
-    s.stop()
+@pytest.fixture
+def server(checkout_jupyter_server):
+    """The session's ``jupyter server`` of this checkout, under ``/user/ann/`` (tests/conftest.py)."""
+    assert checkout_jupyter_server.base_url == "/user/ann/"
+    return checkout_jupyter_server
 
 
 def test_a_tile_is_a_png_of_the_city_under_the_base_url(server):
@@ -110,7 +104,7 @@ def test_a_hub_server_forwards_tiles_to_the_class_sandbox_with_the_student_heade
     token = student_token(SECRET, "ann")
     env = {"TOOLKIT_CLASSROOM_URL": f"http://127.0.0.1:{upstream.server_address[1]}",
            "TOOLKIT_CLASSROOM_TOKEN": token, "JUPYTERHUB_USER": "ann"}
-    server = JupyterServer(tmp_path, base_url="/user/ann/", env=env)
+    server = JupyterServer(tmp_path, env)
     try:
         r = server.get(tile_path(*SEOMYEON))
         assert r.status_code == 200 and r.content == _Recorder.png
@@ -134,7 +128,7 @@ def test_forwarding_to_a_real_class_sandbox_gives_its_tiles(tmp_path):
     room = ClassroomServer(SECRET, frozen=True).start()
     env = {"TOOLKIT_CLASSROOM_URL": room.base_url, "TOOLKIT_CLASSROOM_TOKEN": student_token(SECRET, "ann"),
            "JUPYTERHUB_USER": "ann"}
-    server = JupyterServer(tmp_path, base_url="/user/ann/", env=env)
+    server = JupyterServer(tmp_path, env)
     try:
         r = server.get(tile_path(*SEOMYEON))
         assert r.status_code == 200 and r.headers["content-type"] == "image/png"
