@@ -147,7 +147,7 @@ def wrong_answers(rule):
             for wrong, phrase in wrong_answers(part):
                 out.append(({**right, key: wrong}, (f"· {key}: ", phrase)))
     elif kind == "claims":
-        v, options = list(rule["v"]), rule["options"]
+        v = list(rule["v"])
         out += [(v + [letter], f"({letter}) does not hold: {why}") for letter, why in rule["why"].items()]
         out += [(["z"], "the letters of the claims"), (7, "the letters of the claims")]
         if len(v) > 1:
