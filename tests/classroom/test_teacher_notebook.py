@@ -31,6 +31,23 @@ def class_sandbox(tmp_path):
         yield url, secret_file
 
 
+def run_teacher_notebook(switches: dict, url, secret_file, tmp_path, monkeypatch):
+    """deploy/teacher.ipynb with ``switches`` (text → text in its cells) executed against the class sandbox at
+    ``url`` as a teacher's kernel runs it (its own home, the class's URL and secret file): the executed notebook."""
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    for cell in nb.cells:
+        for old, new in switches.items():
+            cell.source = cell.source.replace(old, new)
+    for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
+        monkeypatch.setenv(name, str(tmp_path / name.lower()))
+    monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
+    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
+    monkeypatch.setenv("MPLBACKEND", "agg")
+    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    return nb
+
+
 def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_path, monkeypatch):
     url, secret_file = class_sandbox
     secret = read_secret(secret_file)
@@ -41,16 +58,8 @@ def test_teacher_notebook_lists_resets_and_posts_an_incident(class_sandbox, tmp_
         tk.sandbox.incident("navi_directions", "YELLOW", hours=1, note=f"{name}'s own")
     before = Teacher(url, secret).worlds().set_index("student")
 
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in nb.cells:          # the two actions, switched on as a teacher would
-        cell.source = cell.source.replace('RESET = ""', 'RESET = "student2"').replace("POST = False", "POST = True")
-    for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
-        monkeypatch.setenv(name, str(tmp_path / name.lower()))
-    monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
-    monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
-    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
-    monkeypatch.setenv("MPLBACKEND", "agg")
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nb = run_teacher_notebook({'RESET = ""': 'RESET = "student2"', "POST = False": "POST = True"},  # its two actions
+                              url, secret_file, tmp_path, monkeypatch)
 
     shown = json.dumps([cell.get("outputs", []) for cell in nb.cells])
     assert "student1" in shown and "student2" in shown            # the worlds table
@@ -79,16 +88,8 @@ def test_teacher_notebook_shows_who_is_stuck_and_takes_an_incident_back(class_sa
     (e1, r1), (e2, r2), (e3, _) = stored_exercises(3)
     assert [lessons.check(e, r).ok for e, r in ((e1, r1), (e2, r2), (e3, None))] == [True, True, False]
 
-    nb = nbformat.read(NOTEBOOK, as_version=4)
-    for cell in nb.cells:          # post an incident, then take it back, as a teacher would
-        cell.source = cell.source.replace("POST = False", "POST = True").replace("CLEAR = None", 'CLEAR = "all"')
-    for name in ("HOME", "JUPYTER_RUNTIME_DIR", "JUPYTER_DATA_DIR", "JUPYTER_CONFIG_DIR", "IPYTHONDIR"):
-        monkeypatch.setenv(name, str(tmp_path / name.lower()))
-    monkeypatch.delenv("TOOLKIT_CLASSROOM_URLS", raising=False)
-    monkeypatch.setenv("TOOLKIT_CLASSROOM_URL", url)
-    monkeypatch.setenv("TOOLKIT_CLASSROOM_SECRET_FILE", str(secret_file))
-    monkeypatch.setenv("MPLBACKEND", "agg")
-    NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(tmp_path)}}).execute()
+    nb = run_teacher_notebook({"POST = False": "POST = True", "CLEAR = None": 'CLEAR = "all"'},  # post, take back
+                              url, secret_file, tmp_path, monkeypatch)
 
     def shown_by(marker: str) -> str:
         cell = next(c for c in nb.cells if c.cell_type == "code" and marker in c.source)
