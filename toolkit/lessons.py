@@ -811,13 +811,10 @@ def _live_05_4(tk, rule):
 
 
 def _live_07_4(tk, rule):
-    from .reports import consent_events_frame, consent_summary
-
-    report = tk.user.consent_report()
+    report, summary = _consents(tk)
     if report.empty:
         raise _drifted("no user is linked to the app")
-    events = consent_events_frame(tk.sandbox.consent_events())
-    summary = consent_summary(report, events=events).set_index("scope")
+    summary = summary.set_index("scope")
     if "account_email" not in summary.index or not int(summary.loc["account_email", "n"]):
         raise _drifted("no linked user was ever asked for account_email")
     row = summary.loc["account_email"]
