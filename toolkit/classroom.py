@@ -306,7 +306,7 @@ class Teacher:
 
         frame = pd.DataFrame(rows, columns=["student", "created", "last_activity", "calls", "loaded"])
         for col in ("created", "last_activity"):
-            frame[col] = pd.to_datetime(frame[col].round(), unit="s", utc=True)
+            frame[col] = _utc_seconds(frame[col])
         frame["calls"] = frame["calls"].astype("int64")
         return frame
 
@@ -336,7 +336,7 @@ class Teacher:
 
         frame = pd.DataFrame(rows, columns=["id", "api", "status", "hours", "note", "posted", "cleared", "replays"])
         for col in ("posted", "cleared"):
-            frame[col] = pd.to_datetime(frame[col].astype("float64").round(), unit="s", utc=True)
+            frame[col] = _utc_seconds(frame[col])
         return frame.astype({"id": "int64", "hours": "float64", "replays": "bool"})
 
     def clear_incident(self, incident_id: "int | None" = None, *, all: bool = False) -> dict:
@@ -385,8 +385,15 @@ class Teacher:
             "last_check": [r["last_check"] for r in rows],
         })
         for col in ("last_activity", "last_error_at", "last_check"):
-            frame[col] = pd.to_datetime(frame[col].astype("float64").round(), unit="s", utc=True)
+            frame[col] = _utc_seconds(frame[col])
         return frame
+
+
+def _utc_seconds(values):
+    """The class sandbox's unix times (float seconds, None for never) as UTC datetimes to the whole second."""
+    from .frames import from_unix
+
+    return from_unix(values.astype("float64").round())
 
 
 def error_kind(error: "Mapping | None") -> str:
