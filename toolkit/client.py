@@ -595,11 +595,13 @@ class SandboxHandle:
         """
         import pandas as pd
 
+        from .frames import from_unix
+
         rows = self._call("GET", "/sandbox/checks")["checks"]
         frame = pd.DataFrame(rows, columns=["exercise", "lesson", "ok", "at", "clock"])
         frame["ok"] = frame["ok"].astype(bool)
-        frame["at"] = pd.to_datetime(frame["at"].astype("float64"), unit="s", utc=True)
-        frame["clock"] = pd.to_datetime(frame["clock"].astype("int64"), unit="s", utc=True)
+        frame["at"] = from_unix(frame["at"].astype("float64"))
+        frame["clock"] = from_unix(frame["clock"].astype("int64"))
         return frame
 
     def region_polygons(self, level: str | None = "emd") -> dict:
