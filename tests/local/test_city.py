@@ -154,8 +154,9 @@ def _station(name_line):
 
 def test_transit_network_has_lines_1_to_4_and_the_light_rail():
     rows = _rows("transit_stations.csv")
-    lines = {r["line"] for r in rows}
+    lines = {r["line"] for r in rows if r["routed"] == "1"}
     assert lines == {"1호선", "2호선", "3호선", "4호선", "부산김해경전철"}
+    assert {r["line"] for r in rows if r["routed"] == "0"} == {"동해선"}      # places, not ridden
     for line in ("1호선", "2호선", "3호선", "4호선"):
         assert sum(r["in_data"] == "1" for r in rows if r["line"] == line) >= 4, line
 
@@ -172,7 +173,7 @@ def test_every_station_point_says_where_it_comes_from():
     landmarks = {}
     for p in sorted(_rows("landmarks.csv"), key=lambda p: p["id"]):   # a station building's first address by id
         landmarks.setdefault(p["place_name"], p)
-    buildings = {(r["station"], r["x"], r["y"]) for r in rows if r["point_source"] == "building"}
+    buildings = {(r["station"], r["x"], r["y"]) for r in rows if r["point_source"] == "building" and r["routed"] == "1"}
     seen = {}
     for r in rows:
         assert r["point_source"] in ("building", "transfer", "businesses", "")
@@ -187,10 +188,12 @@ def test_every_station_point_says_where_it_comes_from():
             real = [(abs(int(o["seq"]) - int(r["seq"])), o) for o in rows
                     if o["line"] == r["line"] and o["point_source"] in ("building", "transfer")]
             hops, o = min(real, key=lambda t: t[0])
-            assert _metres(float(r["x"]), float(r["y"]), float(o["x"]), float(o["y"])) <= 2500 * hops, r
-            assert f"{r['station']}역 {r['line']}" not in landmarks
-        seen.setdefault(r["station"], set()).add((r["x"], r["y"]))
-    # a station on two lines has one point (a transfer station is one complex), or none on either line
+            per_hop = 2500 if r["routed"] == "1" else 6000      # the 동해선's stations lie farther apart
+            assert _metres(float(r["x"]), float(r["y"]), float(o["x"]), float(o["y"])) <= per_hop * hops, r
+            assert f"{r['station']}역 {r['line']}" not in landmarks and r["in_busan"] == "1"
+        if r["routed"] == "1":
+            seen.setdefault(r["station"], set()).add((r["x"], r["y"]))
+    # a metro station on two lines has one point (a transfer station is one complex), or none on either line
     assert all(len(points) == 1 or ("", "") not in points and len(points) == 2 for points in seen.values())
 
 
@@ -271,7 +274,7 @@ def test_places_index_is_the_one_copy_of_the_places_and_holds_the_landmarks_file
 # ---------------------------------------------------------------------------- stations as places
 def test_every_station_with_a_point_is_a_place(sandbox_server):
     """Each station row of the transit table that has a point (building, transfer or estimate) is an SW8 place named
-    as the platform names it; the estimated ones say so in station_places.csv; the city counts at least 95."""
+    as the platform names it; the estimated ones say so in station_places.csv; the city counts at least 115."""
     key = sandbox_server.app_config()["rest_api_key"]
     rows = _rows("transit_stations.csv")
     names = {f"{r['station']}역 {r['line']}" for r in rows if r["in_data"] == "1"}
@@ -302,7 +305,7 @@ def test_every_station_with_a_point_is_a_place(sandbox_server):
         if p["id"] in set(seen):
             by_line[p["category_name"].rsplit(" > ", 1)[1]] = by_line.get(p["category_name"].rsplit(" > ", 1)[1], 0) + 1
     print("station places by line:", by_line)
-    assert len(set(seen)) >= 95
+    assert len(set(seen)) >= 115
 
 
 def test_busan_station_is_the_first_answer_for_its_name(sandbox_server):

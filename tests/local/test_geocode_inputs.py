@@ -125,8 +125,9 @@ def test_bulk_run_honours_retry_after_and_backs_off():
                 refused["at"] = now
                 return httpx.Response(429, headers={"Retry-After": "0.4"}, json={"msg": "slow down", "code": -9})
         q = request.url.params["query"]
+        lot = {"mountain_yn": "N", "main_address_no": q.split()[-1], "sub_address_no": ""}
         return httpx.Response(200, json={"meta": {"total_count": 1}, "documents": [
-            {"address_name": q, "address_type": "REGION_ADDR", "x": "129.0", "y": "35.1"}]})
+            {"address_name": q, "address_type": "REGION_ADDR", "x": "129.0", "y": "35.1", "address": lot}]})
 
     tk = toolkit.connect("http://127.0.0.1:9", rest_api_key="k", async_transport=httpx.MockTransport(handler))
     try:

@@ -126,25 +126,26 @@ def test_judge_tells_one_place_from_several():
                 "road_address": {"main_building_no": main, "sub_building_no": sub}}
 
     same = [doc("a 1", 129.0, 35.0, "1"), doc("a 1-1", 129.0003, 35.0, "1", "1")]
-    assert judge({"total_count": 2, "documents": same}, "a 1") == ("matched", 0)
+    assert judge({"total_count": 2, "documents": same}, "a 1")[:2] == ("matched", 0)
     same[0]["road_address"]["region_2depth_name"] = same[1]["road_address"]["region_2depth_name"] = "구"
     same.append(doc("b 1", 129.0001, 35.0, "1"))
     same[2]["road_address"]["region_2depth_name"] = "군"             # the same spot, another district
-    assert judge({"total_count": 3, "documents": same}, "a 1") == ("ambiguous", 0)
+    assert judge({"total_count": 3, "documents": same}, "a 1")[:2] == ("ambiguous", 0)
     same = same[:2]
-    assert judge({"total_count": 2, "documents": same}, "a 1") == ("matched", 0)
+    assert judge({"total_count": 2, "documents": same}, "a 1")[:2] == ("matched", 0)
     two = [doc("구 a 1", 129.0, 35.0, "1"), doc("군 a 1", 129.1, 35.1, "1")]
-    assert judge({"total_count": 2, "documents": two}, "a 1") == ("ambiguous", 0)
-    assert judge({"total_count": 0, "documents": []}, "a 1") == ("not_found", -1)
+    assert judge({"total_count": 2, "documents": two}, "a 1") == ("ambiguous", 0,
+                                                                  "ambiguous: 2 places answer it: 구 a 1; 군 a 1")
+    assert judge({"total_count": 0, "documents": []}, "a 1") == ("not_found", -1, None)
 
 
 @pytest.mark.parametrize("query, start", [
     ("", "empty"),
     ("#$%!", "garbage"),
     ("asdf qwer", "garbage"),
-    ("해운대구 해운대로 99999", "building number out of range: 해운대로 has numbers"),
+    ("해운대구 해운대로 99999", "no building numbered 99999 on 해운대로 in 해운대구; nearest: "),
     ("해운대구 해운데로 626", "no such road name '해운데로' in 해운대구 (did you mean"),
-    ("부산진구 전포동 99999", "lot number not found in 부산진구 전포동"),
+    ("부산진구 전포동 99999", "no lot numbered 99999 in 부산진구 전포동; nearest: "),
 ])
 def test_every_unmatched_row_says_why(tk, query, start):
     out = tk.local.geocode(pd.DataFrame({"a": [query]}), "a", progress=False)
