@@ -12,28 +12,37 @@ systems, keyword and category place search, bulk geocoding of a DataFrame column
 >>> tk.local.geocode(df, "address", concurrency=8, rate=50)       # 8 in flight, at most 50 requests/s
 >>> tk.local.geocode(["전포동 341-17", "중앙대로 692"])             # a list (tuple, Index, Series, dask) too
 >>> tk.local.regions_of(df, x="x", y="y")                         # adds region_status, b_code, h_code, ...
->>> tk.local.count_around("CE7", [(129.1604, 35.1631)], radius=300)  # places around each point, zeros kept
+>>> tk.local.count_around([(129.1604, 35.1631)], category="CE7", radius=300)  # places around each point, zeros kept
 >>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))  # one row per leg, summary in attrs
 """
 from __future__ import annotations
 
 import math
+import re
 import json
 from typing import Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
 from .categories import CATEGORIES, category_code
-from .coords import lonlat, number
+from .coords import COORD_SYSTEMS, GEO_COORD_SYSTEMS, coord_system, lonlat, number
 from .errors import ParameterError, QuotaStopWarning, suggest, warn_truncated
 from .frames import TEXT, Schema
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
 
-COORD_SYSTEMS = ("WGS84", "WCONGNAMUL", "CONGNAMUL", "WTM", "TM", "KTM", "UTM", "BESSEL", "WKTM", "WUTM")
-GEO_COORD_SYSTEMS = COORD_SYSTEMS[:5]
 CATEGORY_GROUP_CODES = tuple(CATEGORIES)
 ADDRESS_TYPES = ("REGION", "ROAD", "REGION_ADDR", "ROAD_ADDR")
+SAME_STATION_M = 1000.0
+_STATION_PLACE = re.compile(r"^(?P<station>\S.*?역)\s+(?P<line>\S.*)$")   # "서면역 1호선": one line's station
+
+
+def _metres(x1: float, y1: float, x2: float, y2: float) -> float:
+    """Approximate metres between two WGS84 points (enough to tell stations apart)."""
+    kx = 111_320.0 * math.cos(math.radians((y1 + y2) / 2))
+    return math.hypot((x2 - x1) * kx, (y2 - y1) * 110_540.0)
+
+
 #: The sandbox world's rectangle (Busan): ``rect=`` of a whole-city keyword or category search.
 BUSAN_RECT = (128.76, 34.88, 129.32, 35.40)
 
@@ -236,9 +245,9 @@ def _geocode_answer(query: str):
     def parse(body, response=None) -> dict:
         docs = body.get("documents") or []
         total = int((body.get("meta") or {}).get("total_count", 0))
-        status, at = judge({"total_count": total, "documents": docs}, query)
+        status, at, why = judge({"total_count": total, "documents": docs}, query)
         doc = docs[at] if at >= 0 else None
-        return {"matches": total, "error": None, "status": status,
+        return {"matches": total, "error": None, "status": status, "reason": why,
                 "x": None if doc is None else float(doc["x"]), "y": None if doc is None else float(doc["y"]),
                 "address": None if doc is None else doc.get("address_name"),
                 "type": None if doc is None else doc.get("address_type")}
@@ -281,7 +290,7 @@ def _input_frame(data, column, default):
             raise ParameterError("column", "must name a column of the frame", column)
         return data, column
     raise ParameterError("data", "must be a DataFrame, Series, list, tuple or Index of addresses (or a dask "
-                         "DataFrame or Series: pip install 'toolkit[scale]')", type(data).__name__)
+                         "DataFrame or Series: pip install 'social-api-toolkit[scale]')", type(data).__name__)
 
 
 def _is_dask(data) -> bool:
@@ -289,8 +298,33 @@ def _is_dask(data) -> bool:
 
 
 def _address_key(value) -> str:
-    """A geocode query: whitespace-normalised text ("" for a missing or non-text value)."""
-    return " ".join(value.split()) if isinstance(value, str) else ""
+    """A geocode query: the address of a cell as it is sent (:func:`toolkit.geocodes.query_of`: read as people
+    write addresses, detail left out; "" for a missing value)."""
+    from .geocodes import query_of
+
+    return query_of(value)
+
+
+def _check_text_column(values, column, lazy: bool = False) -> None:
+    """A geocode column holds text: a column of numbers, dates or booleans (or a cell of one in a column of text)
+    is a :class:`ParameterError` naming the column and what it holds, not a column of ``empty`` rows (a column of
+    NaN only, as pandas reads an empty column, is empty rows). ``lazy``: ``values`` is a dask frame's empty meta
+    (its dtype is all there is to judge)."""
+    import pandas as pd
+
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and not (pd.api.types.is_object_dtype(dtype) or pd.api.types.is_string_dtype(dtype)):
+        if lazy or (len(values) and not values.isna().all()):
+            raise ParameterError("column", f"the column {column!r} holds {dtype} values, not addresses (text); "
+                                 "geocode a column of addresses, or convert it with .astype(str) if those values "
+                                 "are meant as text", column)
+        return
+    for label, v in zip(getattr(values, "index", range(len(values))), values):
+        if v is None or isinstance(v, str) or (isinstance(v, float) and v != v) or v is pd.NA:
+            continue
+        raise ParameterError("column", f"the column {column!r} holds a {type(v).__name__} value at row {label!r} "
+                             f"({v!r}), not an address (text); convert the column with .astype(str) if those "
+                             "values are meant as text", column)
 
 
 def _out_names(existing, suffix: str | None, overwrite: bool) -> dict[str, str]:
@@ -571,9 +605,9 @@ class LocalArea(Area):
 
         >>> tk.local.regions(129.0682, 35.1541)   # doctest: +SKIP
         """
-        params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
-                  "input_coord": input_coord,
-                  "output_coord": _choice("output_coord", output_coord, GEO_COORD_SYSTEMS)}
+        input_coord = coord_system(input_coord, "input_coord", GEO_COORD_SYSTEMS)
+        params = {**_point(x, y, input_coord), "input_coord": input_coord,
+                  "output_coord": coord_system(output_coord, "output_coord", GEO_COORD_SYSTEMS)}
         if input_coord == "WGS84":
             self._check_city("local.regions", [(params["x"], params["y"])])
         return self._call("/v2/local/geo/coord2regioncode", params, _region_frame, "local.regions", _fmt(format),
@@ -589,8 +623,8 @@ class LocalArea(Area):
 
         >>> tk.local.coord2address(129.0592, 35.1579)["road_address.address_name"]   # doctest: +SKIP
         """
-        params = {**_point(x, y, _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)),
-                  "input_coord": input_coord}
+        input_coord = coord_system(input_coord, "input_coord", GEO_COORD_SYSTEMS)
+        params = {**_point(x, y, input_coord), "input_coord": input_coord}
         if input_coord == "WGS84":
             self._check_city("local.coord2address", [(params["x"], params["y"])])
         return self._call("/v2/local/geo/coord2address", params, _coord2address_frame, "local.coord2address",
@@ -601,13 +635,19 @@ class LocalArea(Area):
                    raw: bool = False):
         """Convert a point between the ten coordinate systems; one row with float x, y.
 
+        ``input_coord`` and ``output_coord`` take the spec's names (:data:`COORD_SYSTEMS`) in any case, or a common
+        name of the same system: an EPSG code (``"EPSG:5181"`` is WTM, ``5179`` WUTM), ``"UTM-K"`` (WUTM),
+        ``"KATEC"``/``"TM128"`` (KTM) — :data:`toolkit.coords.COORD_ALIASES`. A name of another system is refused
+        with the one it most likely means (``"EPSG:5186"``: WTM with y 100 km larger).
+
         Spec: location §4.4 coordinate conversion.
 
         >>> tk.local.transcoord(129.0682, 35.1541, output_coord="WTM")   # doctest: +SKIP
+        >>> tk.local.transcoord(129.0682, 35.1541, output_coord="UTM-K")  # the service's WUTM   # doctest: +SKIP
         """
-        params = {**_point(x, y, _choice("input_coord", input_coord, COORD_SYSTEMS)),
-                  "input_coord": input_coord,
-                  "output_coord": _choice("output_coord", output_coord, COORD_SYSTEMS)}
+        input_coord = coord_system(input_coord, "input_coord")
+        params = {**_point(x, y, input_coord), "input_coord": input_coord,
+                  "output_coord": coord_system(output_coord, "output_coord")}
         return self._call("/v2/local/geo/transcoord", params, _transcoord_frame, "local.transcoord", _fmt(format),
                           raw)
 
@@ -722,6 +762,10 @@ class LocalArea(Area):
                     parse=None if raw else _transit_frame, name="local.public_transit")
 
     # ------------------------------------------------------------------ bulk geocoding
+    def _sandbox_mode(self) -> bool:
+        """Is this client bound to a sandbox (whose world is the city's address list the toolkit ships)?"""
+        return getattr(self._client, "sandbox", None) is not None
+
     def _bulk(self, job: Bulk, finish):
         """Run a bulk job with the client's runner and build the result with ``finish(job)``."""
         return job.run(self._client, finish)
@@ -732,19 +776,28 @@ class LocalArea(Area):
                 progress: bool = True, suffix: str | None = None, overwrite: bool = False):
         """Geocode addresses (location §4.1, one address search per distinct address): returns a copy of
         ``data`` with the columns ``x``, ``y`` (float, NaN when not found), ``geocode_status`` (``matched`` /
-        ``ambiguous`` / ``region`` / ``not_found`` / ``error`` / ``empty`` / ``not_done``), ``geocode_matches``
-        (documents found), ``geocode_address`` and ``geocode_address_type`` (the document used),
-        ``geocode_reason`` (why a ``not_found``, ``region`` or ``empty`` row did not match: ``garbage``, ``no such
-        road name`` with "did you mean" road names of the district, ``building number out of range``, ``lot
-        number not found``, ``region only``, ``empty``; see :mod:`toolkit.geocodes`) and ``geocode_error`` (API
-        error code; NA for a transport failure, whose text is in ``attrs["geocode"]["errors"]``). Count only
-        ``matched`` (and, knowingly, ``ambiguous``) rows as addresses: a ``region`` row's x/y is the centre of a
-        region or road the text named, not an address. Rows keep
-        their index and order; no row is lost and no row is silently empty.
+        ``ambiguous`` / ``similar`` / ``region`` / ``not_found`` / ``error`` / ``empty`` / ``not_done``),
+        ``geocode_matches`` (documents found), ``geocode_address`` and ``geocode_address_type`` (the document
+        used), ``geocode_reason`` (why a row did not match, each a claim true of the input: ``no building numbered
+        692 on 중앙대로 in 부산진구; nearest: 691, 694``, ``no such dong '덕첸동'; did you mean 덕천동 …?``,
+        ``similar: asked …, answered …``, ``outside the sandbox's city: …``, ``garbage: …``; see
+        :mod:`toolkit.geocodes`) and ``geocode_error`` (API error code; NA for a transport failure, whose text is
+        in ``attrs["geocode"]["errors"]``). Count only ``matched`` (and, knowingly, ``ambiguous``) rows as
+        addresses: a ``similar`` row's x/y is of another address than the one asked (another dong, road or
+        number: the service's similar analysis), a ``region`` row's the centre of a region or road the text named.
+        Rows keep their index and order; no row is lost and no row is silently empty.
+
+        Addresses are read as people write them (:mod:`toolkit.addresstext`): ``번지`` and ``N번지 M호``, a unit or
+        floor after a comma or a space, a building or dong in parentheses, ``부산``/``부산시``/``부산광역시`` or none,
+        no space before the number, full-width digits, a postcode in front; the search is sent only the address
+        (the detail left out, as location §4.1 asks), and the romanised addresses of Busan in Korean
+        (``92, Gaya-daero, Busanjin-gu, Busan``). The same queries go to the sandbox and to the real service. The
+        column must hold text: a column of numbers, dates or booleans is a :class:`~toolkit.errors.ParameterError`
+        naming it (NaN and None are ``empty`` rows).
 
         ``data``: a DataFrame (``column`` names the address column), a Series, a list, tuple or Index of
         addresses (the result is a new frame with an ``address`` column, or ``column``), or a dask DataFrame or
-        Series (``pip install 'toolkit[scale]'``): distinct addresses are found across all partitions, each
+        Series (``pip install 'social-api-toolkit[scale]'``): distinct addresses are found across all partitions, each
         requested once from this process under one quota and one cache, and the result is a lazy dask frame
         (the answers joined back per partition).
 
@@ -757,9 +810,10 @@ class LocalArea(Area):
         latency holds, shrinks when it climbs, halves on HTTP 429 and waits out ``Retry-After``, never beyond
         ``max_concurrency`` (default 64); an integer fixes it (1: one after the other). ``rate`` caps request
         starts per second (None: no cap). Retries are the core's (idempotent GETs: 5xx, 429, network).
-        ``ambiguous`` means the first page's documents that match the written number are different places
-        (more than 50 m apart or in different districts: the same road name in two districts); the first is used. Documents of one place
-        (a building and its lots) or the ``N-M`` neighbours the service adds to ``N`` leave the row ``matched``. A quota error (-10) stops the run
+        ``ambiguous`` means the first page's documents that match the written number and names are different places
+        (more than 50 m apart or in different districts: the same road name in two districts); the first is used
+        and the reason lists them. Documents of one place (a building and its lots) or the ``N-M`` neighbours the
+        service adds to ``N`` leave the row ``matched``. A quota error (-10) stops the run
         cleanly with a ``UserWarning`` that says how to resume: the rest are ``not_done`` and
         ``df.attrs["geocode"]["resume_at"]`` is the first index label not done (re-run with the same cache to
         go on). ``df.attrs["geocode"]`` also counts rows, distinct queries, requests, cache hits, the
@@ -779,18 +833,21 @@ class LocalArea(Area):
             call.parse = _geocode_answer(text)
             return call
 
-        # "v2": answers hold their status (judged from a page of documents); answers cached before are asked again
-        options = dict(cache=cache, namespace=f"{analyze_type}\tv2\t", concurrency=concurrency,
+        # "v3": queries are addresses read as written (detail left out) and answers hold their status and its reason
+        # (judged from a page of documents against the names written); answers cached before are asked again
+        options = dict(cache=cache, namespace=f"{analyze_type}\tv3\t", concurrency=concurrency,
                        max_concurrency=max_concurrency, rate=rate, progress=progress, desc="geocode")
         if _is_dask(data):
             return self._geocode_dask(data, column, make_call, options, suffix, overwrite)
         frame_in, column = _input_frame(data, column, "address")
+        _check_text_column(frame_in[column], column)
         names = _out_names(frame_in.columns, suffix, overwrite)
         texts = [_address_key(v) for v in frame_in[column]]
         job = Bulk(list(dict.fromkeys(t for t in texts if t)), make_call, **options)
+        sandbox = self._sandbox_mode()
 
         def finish(job):
-            out = _geocode_frame(frame_in, texts, job.answers, names)
+            out = _geocode_frame(frame_in, texts, job.answers, names, sandbox)
             out.attrs["geocode"] = stats(job, len(out), out.attrs.pop("resume_at"))
             _warn_quota_stop(job, "geocode", out.attrs["geocode"]["resume_at"], cache)
             return out
@@ -808,6 +865,7 @@ class LocalArea(Area):
             data, column = data.to_frame(name=name), name
         elif column is None or column not in data.columns:
             raise ParameterError("column", "must name a column of the frame", column)
+        _check_text_column(data._meta[column], column, lazy=True)
         names = _out_names(data.columns, suffix, overwrite)
         keys = data[column].map_partitions(lambda s: s.map(_address_key), meta=(column, "object"))
         # distinct per partition, then a tree reduction to one: no shuffle of the rows
@@ -818,7 +876,7 @@ class LocalArea(Area):
             answers = dask.delayed(dict(job.answers), pure=True)
             meta = _geocode_frame(data._meta, [], {}, names)
             meta.attrs.pop("resume_at")
-            out = data.map_partitions(_geocode_partition, column, answers, names, meta=meta)
+            out = data.map_partitions(_geocode_partition, column, answers, names, self._sandbox_mode(), meta=meta)
             summary = {"rows": None, "queries": job.hits + len(job.todo), **job.stats(),
                        "stopped_by_quota": job.stopped, "resume_at": None}
             out.attrs = {"geocode": summary}   # on the lazy collection: the run is over, the rows not computed
@@ -891,27 +949,64 @@ class LocalArea(Area):
 
     @_wraps("GET", "local", "/v2/local/search/category.{FORMAT}")
     @_wraps("GET", "local", "/v2/local/search/keyword.{FORMAT}")
-    def count_around(self, what: str, points, radius: int = 500, *, cache=None, concurrency="auto",
-                     max_concurrency: int | None = None, rate: float | None = None, progress: bool = True):
+    def count_around(self, what=None, points=None, radius: int = 500, *, category: str | None = None,
+                     keyword: str | None = None, cache=None, concurrency="auto", max_concurrency: int | None = None,
+                     rate: float | None = None, progress: bool = True):
         """How many places lie within ``radius`` metres of each point: one row per point, zeros kept, with the
-        platform's ``total_count`` (every place, not only the 45 a search shows). ``what`` is a category group
-        code (``"CE7"``, ``"sw8"``: a category search, location §4.6) or anything else as a keyword (``"스타벅스"``:
-        a keyword search, §4.5). One light request per distinct point (one document asked for), with the bulk
-        guarantees of :meth:`geocode` (``cache``, adaptive ``concurrency``, ``rate``, a quota stop that warns).
+        platform's ``total_count`` (every place, not only the 45 a search shows). Say what to count by name:
+        ``category="CE7"`` (a category group code, any case: a category search, location §4.6; an unknown code is
+        refused with the nearest one, as :meth:`category` does) or ``keyword="스타벅스"`` (a keyword search, §4.5).
+        One light request per distinct point (one document asked for), with the bulk guarantees of
+        :meth:`geocode` (``cache``, adaptive ``concurrency``, ``rate``, a quota stop that warns).
 
         ``points``: ``(x, y)`` pairs, or a frame with ``x`` and ``y`` columns (its columns and index are kept and
         ``total_count`` is added). ``total_count`` is NA for a point whose request failed (the message is in
         ``attrs["count_around"]["errors"]``) or was not done.
 
-        >>> stations = tk.local.category("SW8", x=129.1604, y=35.1631, radius=3000)             # doctest: +SKIP
-        >>> tk.local.count_around("CE7", stations, radius=300)[["place_name", "total_count"]]  # doctest: +SKIP
+        The older form ``count_around(what, points, radius)`` still works but warns (``FutureWarning``): it guessed
+        whether ``what`` was a code or a keyword, so a mistyped code (``"CE8"``) was counted as a keyword, 0
+        everywhere. It now refuses a ``what`` shaped like a code (two letters and a digit) that is no code.
+
+        >>> stations = tk.local.category("SW8", x=129.1604, y=35.1631, radius=3000)                # doctest: +SKIP
+        >>> tk.local.count_around(stations, category="CE7", radius=300)[["place_name", "total_count"]]  # doctest: +SKIP
+        >>> tk.local.count_around([(129.0592, 35.1579)], keyword="스타벅스", radius=500)              # doctest: +SKIP
         """
+        import warnings
+
         import pandas as pd
 
-        if not isinstance(what, str) or not what.strip():
-            raise ParameterError("what", "must be a category group code (e.g. 'CE7') or a keyword", what)
-        code = what.strip().upper()
-        is_code = code in CATEGORIES
+        if what is not None and not isinstance(what, str) and points is None:   # count_around(points, category=…)
+            what, points = None, what
+        elif what is not None and not isinstance(what, str):
+            raise ParameterError("points", "give the points first and the rest by name: "
+                                           "count_around(points, category='CE7', radius=300)", type(points).__name__)
+        if points is None:
+            raise ParameterError("points", "give the points: (x, y) pairs or a frame with x and y columns")
+        if sum(v is not None for v in (what, category, keyword)) != 1:
+            raise ParameterError("category/keyword", "give one of category= (a category group code such as 'CE7') "
+                                                     "or keyword= (such as '스타벅스')",
+                                 {k: v for k, v in (("what", what), ("category", category), ("keyword", keyword))
+                                  if v is not None} or None)
+        if what is not None:
+            if not what.strip():
+                raise ParameterError("what", "must be a category group code (e.g. 'CE7') or a keyword", what)
+            code = what.strip().upper()
+            shaped = re.fullmatch(r"[A-Z]{2}[0-9]", code) is not None
+            if code in CATEGORIES or shaped:
+                category = category_code(what, "what")      # a code-shaped typo is refused, never a keyword
+            else:
+                keyword = what
+            said = f"category={category!r}" if category is not None else f"keyword={keyword!r}"
+            warnings.warn(f"count_around({what!r}, points, …) guesses whether {what!r} is a category group code or a "
+                          f"keyword; write count_around(points, {said}, …). The guessing form will be removed.",
+                          FutureWarning, stacklevel=2)
+        elif category is not None:
+            category = category_code(category, "category")
+        else:
+            keyword = _text("keyword", keyword)
+        is_code = category is not None
+        code = category
+        what = category if is_code else keyword
         radius = _int("radius", radius, 0, 20000)
         if isinstance(points, pd.DataFrame):
             for name in ("x", "y"):
@@ -935,11 +1030,11 @@ class LocalArea(Area):
             if is_code:
                 call = self._category_call(code, px, py, radius, None, 1, 1, "accuracy", where=None)
             else:
-                call = self._keyword_call(what, None, px, py, radius, None, 1, 1, "accuracy", where=None)
+                call = self._keyword_call(keyword, None, px, py, radius, None, 1, 1, "accuracy", where=None)
             call.parse = _sweep_answer
             return call
 
-        namespace = f"count\t{'category' if is_code else 'keyword'}\t{code if is_code else what}\t{radius}\t"
+        namespace = f"count\t{'category' if is_code else 'keyword'}\t{what}\t{radius}\t"
         job = Bulk(list(dict.fromkeys(keys)), make_call, cache=cache, namespace=namespace, concurrency=concurrency,
                    max_concurrency=max_concurrency, rate=rate, progress=progress, desc="count")
 
@@ -949,7 +1044,7 @@ class LocalArea(Area):
                  "y": pd.Series([p[1] for p in checked], dtype="float64")})
             out["total_count"] = pd.array([(job.answers.get(k) or {}).get("total") for k in keys], dtype="Int64")
             errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
-            out.attrs["count_around"] = {"what": code if is_code else what, "search": "category" if is_code else
+            out.attrs["count_around"] = {"what": what, "search": "category" if is_code else
                                          "keyword", "radius": radius, "points": len(keys),
                                          "queries": job.hits + len(job.todo), **job.stats(),
                                          "stopped_by_quota": job.stopped, "errors": errors[:20]}
@@ -957,6 +1052,74 @@ class LocalArea(Area):
             return out
 
         return self._bulk(job, finish)
+
+    def stations_of(self, places, *, within: float = SAME_STATION_M):
+        """One row per station of subway-station places (``SW8`` rows of :meth:`category`, :meth:`keyword` or a
+        sweep), so that a ranking counts a transfer station once. The platform makes a place of each line's
+        station (``서면역 1호선``, ``서면역 2호선``); here places of one station name (the name up to ``역``) whose
+        points lie within ``within`` metres of each other are one station, so 서면 on lines 1 and 2 is one row and
+        좌천역 1호선 (동구) and 좌천역 동해선 (기장군, 20 km away) stay two.
+
+        Columns: ``station`` (``서면역``), ``lines`` (``"1호선, 2호선"``: numbered lines first, then by name),
+        ``line_count``,
+        ``places`` (how many place rows it merged), ``ids`` (their ids), then the first place's other columns
+        (its ``x``, ``y``, address, …; ``distance`` is the smallest of the station's places). A place whose name
+        names no line (the KTX station ``부산역``) is a station of its own with empty ``lines``. Rows of another
+        category group are refused (filter with ``places[places.category_group_code == "SW8"]``).
+
+        Spec: location §4.5–4.6 (the places of keyword and category search); no request of its own.
+
+        >>> near = tk.local.category("SW8", x=129.0592, y=35.1579, radius=2000)   # doctest: +SKIP
+        >>> tk.local.stations_of(near)[["station", "lines", "distance"]]          # doctest: +SKIP
+        """
+        import pandas as pd
+
+        if not isinstance(places, pd.DataFrame):
+            raise ParameterError("places", "must be a frame of places (place_name, x, y)", type(places).__name__)
+        missing = [c for c in ("place_name", "x", "y") if c not in places.columns]
+        if missing:
+            raise ParameterError("places", f"a frame of places needs the columns {', '.join(missing)}",
+                                 list(places.columns))
+        if "category_group_code" in places.columns:
+            other = sorted({str(c) for c in places["category_group_code"].dropna() if c not in ("SW8", "")})
+            if other:
+                raise ParameterError("places", "holds places of other category groups "
+                                               f"({', '.join(other)}): keep the subway stations with "
+                                               "places[places.category_group_code == 'SW8']", other)
+        within = number("within", within)
+        rows = places[places["place_name"].notna()].reset_index(drop=True)
+        groups: list[dict] = []
+        for i, r in rows.iterrows():
+            name = str(r["place_name"]).strip()
+            m = _STATION_PLACE.match(name)
+            station, line = (m.group("station"), m.group("line")) if m else (name, "")
+            x, y = float(r["x"]), float(r["y"])
+            g = next((g for g in groups if g["station"] == station and _metres(x, y, g["x"], g["y"]) <= within),
+                     None)
+            if g is None:
+                g = {"station": station, "x": x, "y": y, "first": i, "lines": [], "rows": []}
+                groups.append(g)
+            if line and line not in g["lines"]:
+                g["lines"].append(line)
+            g["rows"].append(i)
+        out = []
+        for g in groups:
+            first = rows.loc[g["first"]].to_dict()
+            merged = rows.loc[g["rows"]]
+            lines = sorted(g["lines"], key=lambda ln: (0, int(ln[:-2]), "") if re.fullmatch(r"\d+호선", ln)
+                           else (1, 0, ln))
+            row = {"station": g["station"], "lines": ", ".join(lines), "line_count": len(lines),
+                   "places": len(g["rows"]), "ids": list(merged["id"]) if "id" in merged.columns else []}
+            row.update({k: v for k, v in first.items() if k not in row})
+            if "distance" in merged.columns:
+                row["distance"] = merged["distance"].min()
+            out.append(row)
+        columns = ["station", "lines", "line_count", "places", "ids"] + [c for c in rows.columns if c not in
+                                                                          ("station", "lines", "line_count",
+                                                                           "places", "ids")]
+        frame = pd.DataFrame(out, columns=columns)
+        frame.attrs["stations_of"] = {"places": len(rows), "stations": len(frame), "within_m": within}
+        return frame
 
     @_wraps("GET", "local", "/v2/local/geo/coord2regioncode.{FORMAT}")
     def regions_of(self, data, x: str = "x", y: str = "y", *, input_coord: str = "WGS84", cache=None,
@@ -982,7 +1145,7 @@ class LocalArea(Area):
         for name in (x, y):
             if name not in data.columns:
                 raise ParameterError("x/y", "must name columns of the frame", name)
-        _choice("input_coord", input_coord, GEO_COORD_SYSTEMS)
+        input_coord = coord_system(input_coord, "input_coord", GEO_COORD_SYSTEMS)
         xs = pd.to_numeric(data[x], errors="coerce").astype("float64")
         ys = pd.to_numeric(data[y], errors="coerce").astype("float64")
         keys = [f"{a:.7f},{b:.7f}" if math.isfinite(a) and math.isfinite(b) else ""
@@ -1007,13 +1170,14 @@ REGION_OUT_COLUMNS = ["region_status", "b_code", "b_name", "region_1depth_name",
                       "region_error"]
 
 
-GEOCODE_STATUSES = ["matched", "ambiguous", "region", "not_found", "error", "empty", "not_done"]
+GEOCODE_STATUSES = ["matched", "ambiguous", "similar", "region", "not_found", "error", "empty", "not_done"]
 GEOCODE_PAGE = 10     # documents read per geocode query (toolkit.geocodes.PAGE): one place or several
 
 
-def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, str]):
+def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, str], sandbox: bool = True):
     """A copy of ``frame_in`` with the geocode columns (named by ``names``) from the answers per query;
-    ``attrs["resume_at"]`` is the first row not done."""
+    ``attrs["resume_at"]`` is the first row not done. ``sandbox``: the answers came from the sandbox (the reasons
+    speak of its world; against the real service a claim about the toolkit's address list says so)."""
     import pandas as pd
 
     from .geocodes import reason
@@ -1022,9 +1186,10 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
     statuses, rows, resume_at = align(out.index, texts, answers, lambda a: a.get("status") or (
         "not_found" if a["matches"] == 0 else "matched" if a["matches"] == 1 else "ambiguous"))
     reasons: dict[tuple[str, str], str | None] = {}
-    for text, status in zip(texts, statuses):
-        if status in ("not_found", "region", "empty") and (text, status) not in reasons:
-            reasons[(text, status)] = reason(text, status)
+    for text, status, a in zip(texts, statuses, rows):
+        if (text, status) not in reasons:
+            reasons[(text, status)] = a.get("reason") if a.get("reason") else \
+                reason(text, status, sandbox=sandbox) if status in ("not_found", "region", "empty") else None
     for c in ("x", "y"):
         out[names[c]] = pd.to_numeric(pd.Series([a.get(c) for a in rows], index=out.index, dtype="object"),
                                       errors="coerce").astype("float64")
@@ -1039,9 +1204,9 @@ def _geocode_frame(frame_in, texts: list[str], answers: dict, names: dict[str, s
     return out
 
 
-def _geocode_partition(part, column: str, answers: dict, names: dict[str, str]):
+def _geocode_partition(part, column: str, answers: dict, names: dict[str, str], sandbox: bool = True):
     """One partition of a dask geocode: the answers joined back to its rows."""
-    out = _geocode_frame(part, [_address_key(v) for v in part[column]], answers, names)
+    out = _geocode_frame(part, [_address_key(v) for v in part[column]], answers, names, sandbox)
     out.attrs.clear()
     return out
 

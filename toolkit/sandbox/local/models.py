@@ -7,7 +7,18 @@ The world is read-only and held in memory. It is loaded on the first local reque
 
 Choices where the spec is silent, written down here:
 
-* **Address search.** The query is split on spaces. Leading region words are consumed (``부산``/``부산시``/
+* **Address search.** The query is first read as people write addresses, by the reader the client's
+  ``geocode`` uses too (:mod:`toolkit.addresstext`): full-width digits, no space before the number or none at all
+  (``부산진구전포동341-17``: split on the world's names), ``번지`` and ``N번지 M호`` (= ``N-M``), a postcode in front,
+  text in parentheses, and whatever follows the number (a unit or floor after a comma or a space: ``, 1층``,
+  ``101동 1001호``; a building name) are understood, the detail and the parentheses left out of the search (the
+  real service's analysis is fuzzy too, and location §4.1 asks for detail to be left out of the query);
+  ``exact`` takes only a unit or floor there (other words after the number are not understood: no document).
+  The real service's handling of romanised addresses is not shown: the sandbox reads only Korean ones (Latin
+  text finds nothing; the client's ``geocode`` turns the romanised addresses of the city into Korean before it
+  sends them). An administrative dong's name (``전포1동``, ``전포제1동``) stands for the legal dongs it lies in
+  (as the real service answers ``전북 삼성동 100`` with ``전북 익산시 부송동 100``, whose administrative dong is
+  삼성동). The words read are then split: leading region words are consumed (``부산``/``부산시``/
   ``부산광역시``, a district, a legal dong or 읍/면, a 리 — after its 읍/면 or straight after the district or city);
   a road name may follow any of them (a 읍/면 or dong keeps the roads that have addresses in it, as the
   addresses of a county write ``기장군 기장읍 기장대로 507``); what follows is either a road name (a word of the road
@@ -74,6 +85,7 @@ from statistics import median
 import numpy as np   # loaded with the sandbox anyway (its seed): imported once here, not on every search
 import orjson
 
+from ...addresstext import read as read_address
 from .coords import transform
 from .placeindex import Kept, PlaceIndex, haversine_many, top_order
 
@@ -325,8 +337,19 @@ class World:
                 short = r["emd"].replace("제", "") if re.search(r"제\d+동$", r["emd"]) else None
                 if short:
                     self.h_by_name[short].append(code)
+        self.b_of_h = defaultdict(list)      # administrative dong -> its legal dongs (codes of regions)
+        for b, hs in sorted(self.h_of_b.items()):
+            for h in hs:
+                if b in self.regions:
+                    self.b_of_h[h].append(b)
         self._root = root
         self._lock = threading.RLock()
+
+    def is_name(self, word: str) -> bool:
+        """Is ``word`` a district, legal or administrative dong, 읍/면, 리 or road name of the world? (How the
+        address search splits words written without spaces: :func:`toolkit.addresstext.read`.)"""
+        return (word in self.sigungu_by_name or word in self.emd_by_name or word in self.ri_by_name
+                or word in self.h_by_name or word in self.road_names)
 
     # ------------------------------------------------------------------ lazy parts
     # Addresses and places are read on first use, each on its own: a region look-up does not wait for the
@@ -818,6 +841,13 @@ class Model:
                     or any(c.startswith(k[:5]) for k in codes)]
             if cand:
                 codes, level, i = cand, "emd", i + 1
+        if i < len(words) and level not in ("emd", "ri") and words[i] not in w.emd_by_name and \
+                words[i] in w.h_by_name:
+            # an administrative dong (전포1동, 전포제1동): the legal dongs it lies in
+            cand = sorted({b for h in w.h_by_name[words[i]] for b in w.b_of_h.get(h, ())
+                           if codes is None or level == "sido" or any(b.startswith(k[:5]) for k in codes)})
+            if cand:
+                codes, level, i = cand, "emd", i + 1
         if i < len(words) and words[i] in w.ri_by_name:
             # a 리 after its 읍/면, or straight after the district or city (the 읍/면 left out)
             width = {"emd": 8, "sigungu": 5}.get(level, 0)
@@ -908,8 +938,13 @@ class Model:
     def search_address(self, query: str, analyze_type: str) -> Sequence[dict]:
         w = self.world()
         exact = analyze_type == "exact"
-        words = query.split()
-        # "산123" / "123-4" glued to a dong name are split off
+        written = read_address(query, w.is_name)     # 번지, units, postcode, no spaces ... (see the docstring)
+        if written.latin or (exact and (written.underground or not written.detail_is_unit)):
+            return []
+        words = list(written.words)
+        if written.number is not None:
+            mountain, main, sub = written.number
+            words.append(("산" if mountain == "Y" else "") + main + (f"-{sub}" if sub else ""))
         codes, level, rest = self._parse_regions(words)
         in_codes = (lambda c: codes is None or level == "sido" or any(
             c.startswith(k[:{"sigungu": 5, "emd": 8, "ri": 10}[level]]) for k in codes))
@@ -1074,8 +1109,7 @@ class Model:
         empty string without a centre (§4.6). Every step is an array operation over the matching rows
         (:mod:`.placeindex`); the order is computed for the rows a page can show."""
         w = self.world()
-        P, A = w.places, w.place_arrays
-        ids = P["id"]
+        A = w.place_arrays
         same_name = None
         rows = rank = None
         needles: tuple[str, ...] = ()

@@ -20,11 +20,13 @@ behaviour consistent with the directions resources of §2 and the parameters of 
   limit can be set for it and none is charged. Requests are logged in the local request log (control API
   ``/sandbox/local/requests``) under the sandbox-only id ``local_routing_publictraffic``.
 
-**Network**: Busan Metro lines 1–4 and the 부산김해경전철 light rail, every station in order, from
-``toolkit/data/local/transit_stations.csv`` (built by ``datasets/build/build_transit.py``: real address points of
-the station buildings, the same point for a transfer station on both lines, else an estimate from businesses
-named after the station (``point_source`` in the file); a station with no point keeps its place in the line
-order: trains pass it and it counts as a stop, but nobody boards, alights or changes there). No buses.
+**Network**: Busan Metro lines 1–4 and the 부산김해경전철 light rail, every station in order (the whole lines, as
+the KRIC station code table lists them), from ``toolkit/data/local/transit_stations.csv`` (built by
+``datasets/build/build_transit.py``: real address points of the station buildings, the same point for a transfer
+station on both lines, else an estimate from businesses named after the station (``point_source`` in the file); a
+station with no point keeps its place in the line order: trains pass it and it counts as a stop, but nobody
+boards, alights or changes there). The file's 동해선 rows (``routed`` 0: a national-rail line with its own fares)
+are subway-station places of the search, not ridden. No buses.
 
 **Model** (all constants below are sandbox assumptions unless a source is named):
 
@@ -126,6 +128,8 @@ def load_network(path: Path) -> Network:
     lines: dict[str, list[Stop]] = {}
     with open(path, encoding="utf-8", newline="") as fh:
         for r in csv.DictReader(fh):
+            if r.get("routed", "1") != "1":     # the 동해선: its stations are places, the router does not ride it
+                continue
             has = r["in_data"] == "1"
             lines.setdefault(r["line"], []).append(Stop(r["line"], int(r["seq"]), r["station"],
                                                         float(r["x"]) if has else None,
