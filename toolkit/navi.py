@@ -24,9 +24,9 @@ from .area import Area, Call, endpoint
 from .coords import lonlat
 from .errors import ParameterError, QuotaStopWarning, suggest
 from .mapassets import tiles_for
-from .navicodes import GUIDE_TYPES, TRAFFIC_STATES
+from .navicodes import GUIDE_TYPES, RESULT_CODES_EN, TRAFFIC_STATES, result_en
 
-__all__ = ["NaviArea", "Directions", "AVOID", "PRIORITY", "TRAFFIC_STATES", "GUIDE_TYPES"]
+__all__ = ["NaviArea", "Directions", "AVOID", "PRIORITY", "TRAFFIC_STATES", "GUIDE_TYPES", "RESULT_CODES_EN"]
 
 AVOID = ("roadevent", "ferries", "toll", "motorway", "schoolzone")
 PRIORITY = ("RECOMMEND", "TIME", "DISTANCE")
@@ -120,6 +120,24 @@ def _bool(v: bool) -> str:
     return "true" if v else "false"
 
 
+def _departure(departure_time) -> str:
+    """``departure_time`` as the service's ``yyyyMMddHHmm`` in Korean time: a ``datetime`` (naive = Korean time) or
+    that text.
+
+    >>> _departure("202611230830"), _departure(datetime(2026, 11, 23, 8, 30))
+    ('202611230830', '202611230830')
+    """
+    if isinstance(departure_time, datetime):
+        dt = departure_time if departure_time.tzinfo else departure_time.replace(tzinfo=KST)
+        departure_time = dt.astimezone(KST).strftime("%Y%m%d%H%M")
+    departure_time = str(departure_time)
+    try:
+        datetime.strptime(departure_time, "%Y%m%d%H%M")
+    except ValueError:
+        raise ParameterError("departure_time", "must be a datetime or 'yyyyMMddHHmm'", departure_time) from None
+    return departure_time
+
+
 # ---------------------------------------------------------------------------------------------- results
 class Directions:
     """A directions answer: ``raw`` body plus frames (``summary``, ``sections``, ``roads``, ``guides``).
@@ -138,7 +156,8 @@ class Directions:
 
     def __repr__(self):
         parts = [f"#{i}: {r['summary']['distance']} m, {r['summary']['duration']} s" if r.get("result_code") == 0
-                 else f"#{i}: result_code {r.get('result_code')} {r.get('result_msg')}" for i, r in enumerate(self.routes)]
+                 else f"#{i}: result_code {r.get('result_code')} {r.get('result_msg')} "
+                      f"({result_en(r.get('result_code'))})" for i, r in enumerate(self.routes)]
         return f"<Directions {len(self.routes)} route(s): {'; '.join(parts)}>"
 
     @property
@@ -147,14 +166,16 @@ class Directions:
 
     @property
     def summary(self):
-        """One row per route: route, result_code, result_msg, priority, distance, duration, fare.taxi,
-        fare.toll, origin/destination names and coordinates, waypoint count, bound."""
+        """One row per route: route, result_code, result_msg (the service's, in Korean), result_msg_en (its English,
+        :data:`~toolkit.navicodes.RESULT_CODES_EN`), priority, distance, duration, fare.taxi, fare.toll,
+        origin/destination names and coordinates, waypoint count, bound."""
         from .frames import frame
 
         rows = []
         for i, r in enumerate(self.routes):
             s = r.get("summary") or {}
             rows.append({"route": i, "result_code": r.get("result_code"), "result_msg": r.get("result_msg"),
+                         "result_msg_en": result_en(r.get("result_code")),
                          "priority": s.get("priority"), "distance": s.get("distance"), "duration": s.get("duration"),
                          "fare.taxi": (s.get("fare") or {}).get("taxi"), "fare.toll": (s.get("fare") or {}).get("toll"),
                          "origin.name": (s.get("origin") or {}).get("name"),
@@ -164,7 +185,8 @@ class Directions:
                          "destination.y": (s.get("destination") or {}).get("y"),
                          "waypoints": len(s.get("waypoints") or []), "sections": len(r.get("sections") or []),
                          **{f"bound.{k}": v for k, v in (s.get("bound") or {}).items()}})
-        cols = ["route", "result_code", "result_msg", "priority", "distance", "duration", "fare.taxi", "fare.toll",
+        cols = ["route", "result_code", "result_msg", "result_msg_en", "priority", "distance", "duration", "fare.taxi",
+                "fare.toll",
                 "origin.name", "origin.x", "origin.y", "destination.name", "destination.x", "destination.y",
                 "waypoints", "sections", "bound.min_x", "bound.min_y", "bound.max_x", "bound.max_y"]
         return frame(rows, columns=cols, ints=["route", "result_code", "distance", "duration", "fare.taxi",
@@ -263,7 +285,7 @@ class Directions:
         return route_map(self, **kw)
 
 
-MANY_COLUMNS = ["key", "result_code", "result_msg", "distance", "duration", "x", "y"]
+MANY_COLUMNS = ["key", "result_code", "result_msg", "result_msg_en", "distance", "duration", "x", "y"]
 MANY_TYPES = dict(ints=["result_code", "distance", "duration"], floats=["x", "y"])
 
 
@@ -282,6 +304,7 @@ def _many_columns(body: dict, points: list[dict], columns: dict[str, list] | Non
         columns["key"].append(r.get("key"))
         columns["result_code"].append(r.get("result_code"))
         columns["result_msg"].append(r.get("result_msg"))
+        columns["result_msg_en"].append(result_en(r.get("result_code")))
         columns["distance"].append(summary.get("distance"))
         columns["duration"].append(summary.get("duration"))
         columns["x"].append(point.get("x"))
@@ -290,8 +313,9 @@ def _many_columns(body: dict, points: list[dict], columns: dict[str, list] | Non
 
 
 def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool, tiles: str | None = None):
-    """key, result_code, result_msg, distance, duration, x, y (of each keyed point); the base layer of its maps
-    in ``attrs["tiles"]``."""
+    """key, result_code, result_msg, result_msg_en, distance, duration, x, y (of each keyed point); the base layer of
+    its maps in ``attrs["tiles"]``. Points without a route are warned of (:func:`_warn_outside_radius`,
+    :func:`_warn_no_route`)."""
     from .frames import frame
 
     df = frame(data=_many_columns(body, points), columns=MANY_COLUMNS, **MANY_TYPES,
@@ -300,7 +324,32 @@ def many_frame(body: dict, points: list[dict], center: dict, *, to_center: bool,
     if tiles:
         df.attrs["tiles"] = tiles
     _warn_outside_radius(df, to_center)
+    role = "origins" if to_center else "destinations"
+    failed = df["result_code"].notna() & ~df["result_code"].isin([0, 207 if to_center else 304])
+    _warn_no_route(f"navi.{role}", [repr(k) for k in df.loc[failed, "key"].astype(str)],
+                   df.loc[failed, "result_code"].astype(int).tolist(), len(df), role)
     return df
+
+
+def _warn_no_route(name: str, labels: list[str], codes: list[int], total: int, what: str) -> None:
+    """Warn (:class:`~toolkit.errors.NoRouteWarning`, in English beside the service's Korean ``result_msg``) that the
+    routes labelled ``labels`` have none, by code: how many, which, why."""
+    if not labels:
+        return
+    import warnings
+
+    from .errors import NoRouteWarning, _user_stacklevel
+
+    by_code: dict[int, list[str]] = {}
+    for label, code in zip(labels, codes):
+        by_code.setdefault(code, []).append(label)
+    parts = []
+    for code, items in sorted(by_code.items(), key=lambda item: (not isinstance(item[0], int), str(item[0]))):
+        shown = ", ".join(items[:10]) + (f" and {len(items) - 10} more" if len(items) > 10 else "")
+        parts.append(f"result_code {code}, {result_en(code) or 'the answer has none'}: {shown}")
+    warnings.warn(f"{name}: {len(labels)} of {total} {what} have no route ({'; '.join(parts)}). A route starts and "
+                  "ends on the road nearest each point: check the points (in the sea, outside the city, far from any "
+                  "road?) and the avoid= options.", NoRouteWarning, stacklevel=_user_stacklevel())
 
 
 def _warn_outside_radius(df, to_center: bool) -> None:
@@ -322,6 +371,17 @@ def _warn_outside_radius(df, to_center: bool) -> None:
                   stacklevel=_user_stacklevel())
 
 
+def _future_as_many(body: dict, key: str) -> dict:
+    """A future-driving estimate (one pair of a matrix) as a many-origin answer with one route keyed ``key``: its
+    first route's result_code, result_msg and summary distance and duration."""
+    route = (body.get("routes") or [{}])[0]
+    summary = route.get("summary") or {}
+    out = {"result_code": route.get("result_code"), "result_msg": route.get("result_msg"), "key": key}
+    if route.get("result_code") == 0:
+        out["summary"] = {"distance": summary.get("distance"), "duration": summary.get("duration")}
+    return {"trans_id": body.get("trans_id"), "routes": [out]}
+
+
 # ---------------------------------------------------------------------------------------------- the area
 class NaviArea(Area):
     """Driving directions: ``{navi_url}/v1/directions``, ``/v1/waypoints/directions``, ``/v1/origins/directions``,
@@ -340,9 +400,18 @@ class NaviArea(Area):
                 "alternatives": _bool(alternatives), "road_details": _bool(road_details), "summary": _bool(summary),
                 "car_type": car_type, "car_fuel": car_fuel, "car_hipass": _bool(car_hipass)}
 
-    def _parse(self, raw: bool):
+    def _parse(self, raw: bool, name: str):
         tiles = tiles_for(self._client)
-        return lambda body, response: body if raw else Directions(body, tiles=tiles)
+
+        def parse(body, response):
+            if raw:
+                return body
+            out = Directions(body, tiles=tiles)
+            failed = [(i, r.get("result_code")) for i, r in enumerate(out.routes) if r.get("result_code") != 0]
+            _warn_no_route(name, [f"#{i}" for i, _ in failed], [c for _, c in failed], len(out.routes), "routes")
+            return out
+
+        return parse
 
     @endpoint("GET", "navi", "/v1/directions")
     def directions(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
@@ -357,7 +426,7 @@ class NaviArea(Area):
         params = self._get_params(origin, destination, waypoints, priority, avoid, alternatives, road_details,
                                   summary, car_type, car_fuel, car_hipass)
         return Call("GET", "navi", "/v1/directions", self._client.rest_auth(), params=params,
-                    parse=self._parse(raw), name="navi.directions")
+                    parse=self._parse(raw, "navi.directions"), name="navi.directions")
 
     @endpoint("GET", "navi", "/v1/future/directions")
     def future(self, origin, destination, departure_time, waypoints=None, *, priority: str = "RECOMMEND",
@@ -370,19 +439,12 @@ class NaviArea(Area):
 
         >>> tk.navi.future((129.03, 35.10), (129.06, 35.157), "202611230830")   # doctest: +SKIP
         """
-        if isinstance(departure_time, datetime):
-            dt = departure_time if departure_time.tzinfo else departure_time.replace(tzinfo=KST)
-            departure_time = dt.astimezone(KST).strftime("%Y%m%d%H%M")
-        departure_time = str(departure_time)
-        try:
-            datetime.strptime(departure_time, "%Y%m%d%H%M")
-        except ValueError:
-            raise ParameterError("departure_time", "must be a datetime or 'yyyyMMddHHmm'", departure_time) from None
+        departure_time = _departure(departure_time)
         params = self._get_params(origin, destination, waypoints, priority, avoid, alternatives, road_details,
                                   summary, car_type, car_fuel, car_hipass)
         params["departure_time"] = departure_time
         return Call("GET", "navi", "/v1/future/directions", self._client.rest_auth(), params=params,
-                    parse=self._parse(raw), name="navi.future")
+                    parse=self._parse(raw, "navi.future"), name="navi.future")
 
     @endpoint("POST", "navi", "/v1/waypoints/directions")
     def waypoints(self, origin, destination, waypoints=None, *, priority: str = "RECOMMEND", avoid=None,
@@ -403,7 +465,7 @@ class NaviArea(Area):
         self._check_city("navi.waypoints", [(p["x"], p["y"]) for p in (body["origin"], *body["waypoints"],
                                                                        body["destination"])])
         return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=_present(body),
-                    idempotent=True, parse=self._parse(raw), name="navi.waypoints")
+                    idempotent=True, parse=self._parse(raw, "navi.waypoints"), name="navi.waypoints")
 
     def _many_body(self, points, name: str, radius: int, priority: str, avoid) -> tuple[list[dict], dict]:
         pts = [_keyed(p, f"{name}[{i}]") for i, p in enumerate(points or [])]
@@ -457,17 +519,31 @@ class NaviArea(Area):
                                                                                   tiles=tiles_for(self._client)),
                     name="navi.destinations")
 
-    def matrix(self, origins, destinations, radius: int = MAX_RADIUS, *, priority: str = "TIME", avoid=None,
-               concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
+    def matrix(self, origins, destinations, radius: int | None = None, *, priority: str = "TIME", avoid=None,
+               departure_time=None, concurrency="auto", max_concurrency: int | None = None, rate: float | None = None,
                progress: bool = True):
-        """Many-origin matrix (location §4.10): summaries from every keyed origin to every keyed destination
-        → one long frame: ``destination`` (its key), then the columns of :meth:`origins` (``key`` is the
-        origin's). One ``origins`` call per destination and block of up to 30 origins, the calls in flight
-        together with adaptive ``concurrency`` (see :mod:`toolkit.bulk`), ``rate``, progress and a quota stop
-        (``attrs["matrix"]``); ``ParameterError`` for bad points before any request.
+        """Summaries from every keyed origin to every keyed destination → one long frame: ``destination`` (its
+        key), then the columns of :meth:`origins` (``key`` is the origin's), one row per pair.
+
+        Without ``departure_time``: the many-origin call (location §4.10), one per destination and block of up to 30
+        origins, with the traffic of now. Its ``radius`` (metres, at most 10,000, the service's cap; the default)
+        bounds the straight line from an origin to the destination: a pair farther apart has no route
+        (result_code 207), and an :class:`~toolkit.errors.OutOfRadiusWarning` says how many and which.
+
+        With ``departure_time`` (a ``datetime``, naive = Korean time, or ``'yyyyMMddHHmm'``, as :meth:`future`): each
+        pair is one future-driving estimate (location §4.11) with the traffic of that time, and no radius applies
+        (``radius`` is then refused); ``priority`` may also be ``RECOMMEND``. One call per pair instead of one per
+        30 origins.
+
+        Every pair without a route (another result_code) is named in a :class:`~toolkit.errors.NoRouteWarning`.
+        ``attrs["matrix"]`` counts them: ``pairs``, ``routes`` (found), ``beyond_radius`` (207), ``no_route`` (any
+        other code), ``result_codes`` ({code: pairs}), ``departure_time``, plus the run's calls, requests,
+        concurrency, quota stop and errors. The calls are in flight together with adaptive ``concurrency`` (see
+        :mod:`toolkit.bulk`), ``rate`` and progress; ``ParameterError`` for bad points before any request.
 
         >>> tk.navi.matrix([("a", 129.03, 35.10), ("b", 129.04, 35.11)],
         ...                [("x", 129.05, 35.14), ("y", 129.06, 35.15)])       # doctest: +SKIP
+        >>> tk.navi.matrix(depots, customers, departure_time="202611230830")    # doctest: +SKIP
         """
         import warnings
 
@@ -477,13 +553,27 @@ class NaviArea(Area):
         dests = [_keyed(p, f"destinations[{i}]") for i, p in enumerate(destinations or [])]
         if not orgs or not dests:
             raise ParameterError("origins/destinations", "give at least one keyed point each", len(orgs) or len(dests))
-        blocks = [orgs[i:i + MAX_MANY] for i in range(0, len(orgs), MAX_MANY)]
-        pts, body = self._many_body(blocks[0], "origins", radius, priority, avoid)
+        if departure_time is not None:
+            if radius is not None:
+                raise ParameterError("radius", "does not apply with departure_time: each pair is then one "
+                                     "future-driving estimate, which has no radius", radius)
+            departure = _departure(departure_time)
+            params = {"priority": _choice(priority, "priority", PRIORITY), "avoid": "|".join(_avoid(avoid)) or None,
+                      "summary": "true", "departure_time": departure}
+            blocks = [[o] for o in orgs]
+        else:
+            departure = None
+            blocks = [orgs[i:i + MAX_MANY] for i in range(0, len(orgs), MAX_MANY)]
+            _, body = self._many_body(blocks[0], "origins", MAX_RADIUS if radius is None else radius, priority, avoid)
         self._check_city("navi.matrix", [(p["x"], p["y"]) for p in (*orgs, *dests)])
         keys = [f"{d},{b}" for d in range(len(dests)) for b in range(len(blocks))]
 
         def make_call(key):
             d, b = (int(v) for v in key.split(","))
+            if departure is not None:
+                return Call("GET", "navi", "/v1/future/directions", self._client.rest_auth(),
+                            params={"origin": _text(blocks[b][0]), "destination": _text(dests[d]), **params},
+                            parse=lambda body, r: _future_as_many(body, blocks[b][0]["key"]), name="navi.matrix")
             return Call("POST", "navi", "/v1/origins/directions", self._client.rest_auth(), idempotent=True,
                         json={**body, "origins": blocks[b], "destination": dests[d]}, parse=lambda b, r: b,
                         name="navi.matrix")
@@ -501,9 +591,36 @@ class NaviArea(Area):
                 if answer is not None and "message" not in answer:
                     columns = _many_columns(answer, blocks[b], columns, destination=dests[d]["key"])
             out = frame(data=columns or {}, columns=["destination", *MANY_COLUMNS], **MANY_TYPES)
+            codes = out["result_code"].value_counts().sort_index()
+            far = out["result_code"] == 207
+            failed = out["result_code"].notna() & (out["result_code"] != 0) & ~far
             errors = sorted({a["message"] for a in job.answers.values() if "message" in a})
-            out.attrs = {"matrix": {"calls": len(keys), **job.stats(), "stopped_by_quota": job.stopped,
-                                    "errors": errors[:20]}}
+            out.attrs = {"matrix": {"pairs": len(orgs) * len(dests), "routes": int((out["result_code"] == 0).sum()),
+                                    "beyond_radius": int(far.sum()), "no_route": int(failed.sum()),
+                                    "result_codes": {int(c): int(n) for c, n in codes.items()},
+                                    "departure_time": departure, "calls": len(keys), **job.stats(),
+                                    "stopped_by_quota": job.stopped, "errors": errors[:20]}}
+            def pairs(mask) -> list[str]:
+                return [f"{o!r} → {d!r}" for o, d in zip(out.loc[mask, "key"], out.loc[mask, "destination"])]
+
+            if far.any():
+                shown = pairs(far)
+                listed = ", ".join(shown[:20]) + (f" and {len(shown) - 20} more" if len(shown) > 20 else "")
+                from .errors import OutOfRadiusWarning, _user_stacklevel
+
+                warnings.warn(f"navi.matrix: {len(shown)} of {len(out)} pairs (origin → destination) are farther "
+                              f"apart than radius and have no route (result_code 207, {result_en(207)}): {listed}. "
+                              f"The many-origin call answers only within radius (at most {MAX_RADIUS:,} m); "
+                              "departure_time= routes each pair on its own, with no radius (or use "
+                              "tk.navi.directions() for those).", OutOfRadiusWarning, stacklevel=_user_stacklevel())
+            _warn_no_route("navi.matrix", pairs(failed), out.loc[failed, "result_code"].astype(int).tolist(), len(out),
+                           "pairs (origin → destination)")
+            if errors:
+                from .errors import ToolkitWarning
+
+                warnings.warn(f"navi.matrix: {sum('message' in a for a in job.answers.values())} of {len(keys)} calls "
+                              f"failed and their pairs are missing: {'; '.join(errors[:3])}", ToolkitWarning,
+                              stacklevel=3)
             if job.stopped:
                 warnings.warn("matrix stopped: the API quota is used up (code -10); the pairs not answered are "
                               "missing. To resume, run the same call again once the daily quota resets.",

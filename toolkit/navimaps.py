@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from .mapassets import add_legend, dot_icon, new_map, resolve_tiles
 from .maps import fit
-from .navicodes import GUIDE_TYPES, GUIDE_TYPES_EN, TRAFFIC_STATES, TRAFFIC_STATES_EN
+from .navicodes import GUIDE_TYPES, GUIDE_TYPES_EN, TRAFFIC_STATES, TRAFFIC_STATES_EN, result_en
 
 __all__ = ["route_map", "origins_map", "TRAFFIC_COLORS", "ALT_COLORS", "WORDS"]
 
@@ -139,8 +139,9 @@ def route_map(directions, *, guides: bool = True, tiles: str | None = None, widt
 
 def origins_map(frame, *, tiles: str | None = None, width="100%", height=520, lang: str = "en"):
     """A folium ``Map`` of a many-origin / many-destination frame (``tk.navi.origins(...)``): circles sized by
-    duration (bigger = longer drive; hover for time and distance), red where no route was found, the common
-    destination (or origin) as a large dot. ``tiles``: as in :func:`route_map`; ``lang``: ``"en"`` (default)
+    duration (bigger = longer drive; hover for time and distance), red where no route was found (hover for why: in
+    English beside the service's Korean message with ``lang="en"``), the common destination (or origin) as a large
+    dot. ``tiles``: as in :func:`route_map`; ``lang``: ``"en"`` (default)
     or ``"ko"`` for the legend and the tooltips.
 
     >>> origins_map(tk.navi.origins([("a", 129.03, 35.10), ("b", 129.08, 35.17)], (129.06, 35.157)))  # doctest: +SKIP
@@ -161,6 +162,7 @@ def origins_map(frame, *, tiles: str | None = None, width="100%", height=520, la
         good = row.result_code == 0
         radius = 4 + 14 * (float(row.duration) / longest if good and longest else 0)
         tip = (words["tip"].format(key=row.key, minutes=int(row.duration) // 60, distance=int(row.distance)) if good
+               else f"{row.key}: {result_en(row.result_code)} ({row.result_msg})" if lang == "en"
                else f"{row.key}: {row.result_msg}")
         folium.CircleMarker([row.y, row.x], radius=radius, color="#1f77b4" if good else "#d62728", fill=True,
                             fill_opacity=0.6, tooltip=tip).add_to(m)

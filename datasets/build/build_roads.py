@@ -12,19 +12,26 @@ No road network ships in any registry package, so the graph is *derived*; see th
    of more than 400 m between consecutive points as one road where the numbering explains it (straight gap ≤
    1.25 × 10 m × Δ number + 150 m, at most 4 km: a tunnel, a bridge or a stretch without buildings, which the
    numbering counts on), else split the line there. Pieces of one road name (the same road in two districts,
-   or split at a gap) are joined at their nearest ends where the numbering explains that gap too.
+   or split at a gap) are joined at their nearest ends where the numbering explains that gap too. A road of one
+   band (a building or two) is a lone node.
 3. Nodes are the line vertexes. Edges join consecutive vertexes of one road (both directions).
 4. Junctions: each vertex is linked to the nearest vertex of every *other* road within 35 m by a connector
    edge (no name; folded into the next road in route output); where two road lines cross, both are split at a
-   shared node; each end of a road line is joined to the nearest point of another road's line within 80 m (a T
-   junction). Small components are then bridged to the largest one, nearest first (``BRIDGE_M``,
-   ``BRIDGE_FAR_M``).
+   shared node; each end of a road line (and each lone node) is joined to the nearest point of another road's
+   line within 80 m (a T junction). An end that meets no road at all reaches farther: a road's start (the end
+   of its lowest building number ``n``: a building numbered ``n`` stands about 10·n m from where the road
+   begins, at another road) is joined to the nearest other road within what the numbering explains (1.25 × 10 m
+   × n + 150 m, at most 4 km) by an edge carrying the road's own name (its unaddressed beginning); any other
+   end to the nearest road within 500 m (an arterial) or 300 m, by a connector. Small components are then
+   bridged to the largest one, nearest first, within ``BRIDGE_FAR_M``.
 4b. District links (SYNTHETIC, ``district_links``): where the traced roads leave only a long detour between
    two neighbourhoods (the real city's tunnels, passes and through-roads carry no building address), a straight
    link named ``<동>–<동> 연결로(가상)`` (class arterial) joins hubs of the main roads: a greedy spanner that
    takes hub pairs shortest first and links a pair whose way by road is longer than ``LINK_STRETCH`` × the
-   straight line, never across another link, never across the sea (the line must lie in the city's polygon),
-   and not into 강서구 or 영도구 (joined by their real bridges).
+   straight line, never across another link, never across the sea (the line must lie in the city's polygon).
+   강서구 and 영도구 (``APART``) are joined to the rest only by their real crossings: a link never leaves them,
+   and one inside them lies inside their polygon (in 강서구 such links cross the 서낙동강, the 평강천 and the
+   맥도강, which real bridges cross in many places that no address places).
 5. Classes by name: ``…대로`` arterial, ``…로`` main road, ``…길`` local street. Free-flow speeds follow the
    national "안전속도 5030" policy (Busan, 2019): arterial 50 km/h, main road 40 km/h, local 30 km/h.
 6. Flags by documented rules:
@@ -33,10 +40,12 @@ No road network ships in any registry package, so the graph is *derived*; see th
    * ``oneway``: local streets (``…길``) whose name hashes (crc32) to 0 mod 6, direction = increasing
      building number; reverted to two-way where that would cut a node off the main strongly connected part.
    * ``roadevent``: synthetic road works on edges whose (road, index) crc32 is 0 mod 97.
-   * ``toll``/``motorway``: two SYNTHETIC links named ``(가상)``, modelled on real Busan facilities: a toll
+   * ``toll``/``motorway``: three SYNTHETIC links named ``(가상)``, modelled on real Busan facilities: a toll
      tunnel "수정산터널(가상)" across 수정산 between 동구 and 부산진구 (toll 1,000 KRW, the real tunnel's
-     small-car fare, motorway, 70 km/h) and an elevated car-only road "동서고가로(가상)" (motorway, no toll,
-     70 km/h). Their alignment is a straight line between two graph nodes, not the real alignment.
+     small-car fare, motorway, 70 km/h), an elevated car-only road "동서고가로(가상)" (motorway, no toll,
+     70 km/h) and "남해고속도로제2지선(가상)", the expressway's crossing of the 낙동강 between 대저2동 (where its
+     one address lies) and 사상구's 학감대로 (motorway, no toll, 70 km/h). Their alignment is a straight line
+     between two graph nodes, not the real alignment.
    * ``ferry``: none (no car ferry is modelled); the flag exists and is always false.
    * crossings: the real bridges of ``CROSSINGS`` (no building address traces them), straight-line alignment.
 
@@ -64,18 +73,18 @@ LAT0 = 35.14
 MX = 111_320.0 * math.cos(math.radians(LAT0))   # metres per degree of longitude (local equirectangular)
 MY = 110_940.0                                    # metres per degree of latitude
 JUNCTION_M = 35.0
-END_JOIN_M = 80.0      # a road line's end joins the nearest other road within 80 m (a T junction)
+END_JOIN_M = 80.0      # a road line's end joins the nearest other road within 80 m (a T junction) …
+ARTERIAL_END_M = 500.0  # … and an arterial's end that meets no road at all, the nearest one within 500 m …
+LONE_END_M = 300.0      # … any other road's, within 300 m
 HUB_CELL_M = 400.0      # district links: one hub per 400 m square …
 LINK_MIN_M = 1200.0     # … joined to hubs 1.2 to 5 km away …
 LINK_MAX_M = 5000.0
 LINK_STRETCH = 1.5      # … where the way by road is longer than 1.5 × the straight line, …
 LINK_APART_M = 1500.0   # … crossing no other link, and not beside one (both ends within 1.5 km in all)
 SNAP_END_M = 8.0       # a junction within 8 m of a segment's end is at that end (no node inserted)
-BRIDGE_M = 500.0
 # any other piece of road (a village, an industrial estate, an island hamlet) is joined up to 5 km away: the
 # roads between them carry no building address, so nothing traces them
 BRIDGE_FAR_M = 5000.0
-BRIDGE_FAR_MIN_NODES = 2
 SPLIT_M = 400.0
 GAP_SLACK = 1.25      # a gap of one road is kept when straight ≤ 1.25 × (10 m × Δ building number) + 150 m …
 GAP_PLUS_M = 150.0
@@ -84,9 +93,13 @@ SPEEDS = {"arterial": 50, "main": 40, "local": 30}
 SCHOOL_RADIUS_M = 300.0
 SCHOOL_WORDS = ("초등학교", "유치원", "어린이집")
 # (name, kind, from (x, y), to (x, y), toll KRW) — endpoints snap to the nearest graph node
+# districts joined to the rest of the city only by the real crossings below (a link never leaves them, and one
+# inside them lies inside them): 강서구 west of the 낙동강, the island 영도구
+APART = ("강서구", "영도구")
 SYNTHETIC = [
     ("수정산터널(가상)", "toll", (129.0465, 35.1300), (129.0380, 35.1560), 1000),
     ("동서고가로(가상)", "motorway", (129.0300, 35.1600), (129.0560, 35.1390), 0),
+    ("남해고속도로제2지선(가상)", "motorway", (128.9488, 35.1573), (128.9907, 35.1556), 0),
 ]
 
 
@@ -146,7 +159,8 @@ def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]], l
         bands = g.assign(band=(g["no"] // 4).astype(int)).groupby("band")[["x", "y", "no"]].mean().sort_index()
         pts = list(zip(bands["x"].round(6), bands["y"].round(6)))
         nos = bands["no"].tolist()
-        if len(pts) < 2:
+        if len(pts) < 2:                 # one band: a building or two on a road nothing else traces (a lone node)
+            out.append((name, pts, nos, True))
             continue
         mx, my = xy_m([p[0] for p in pts], [p[1] for p in pts])
         keep = [True] * len(pts)
@@ -157,18 +171,16 @@ def road_lines(df: pd.DataFrame) -> list[tuple[str, list[tuple[float, float]], l
             if min(a, b) > 3 * c + 60:
                 keep[i] = False
         idx = [i for i in range(len(pts)) if keep[i]]
-        piece = [idx[0]]
+        piece, first = [idx[0]], True
         for i in idx[1:]:
             j = piece[-1]
             d = math.hypot(mx[i] - mx[j], my[i] - my[j])
             if d > SPLIT_M and not gap_explained(d, nos[i] - nos[j]):
-                if len(piece) >= 2:
-                    out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece]))
-                piece = [i]
+                out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece], first))
+                piece, first = [i], False
             else:
                 piece.append(i)
-        if len(piece) >= 2:
-            out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece]))
+        out.append((name, smooth([pts[k] for k in piece]), [nos[k] for k in piece], first))
     return out
 
 
@@ -197,15 +209,21 @@ def components(n: int, edges: list[dict], directed: bool = False):
     return connected_components(m, directed=directed, connection="strong" if directed else "weak")
 
 
-def junctions(nodes: list, node_road: list, edges: list[dict]) -> dict:
+def junctions(nodes: list, node_road: list, edges: list[dict], arterial: set[int] = frozenset(),
+              starts: dict[int, float] | None = None) -> dict:
     """Where roads meet, beyond the nearest vertexes: a node where two road lines cross (both lines split there),
     and a connector from each line's end to the nearest point of another road within ``END_JOIN_M`` (that line
-    split there). Adds nodes and edges in place; returns counts."""
+    split there); the end of an ``arterial`` road's line that meets no other road at all joins the nearest one
+    within ``ARTERIAL_END_M`` (an arterial does not end in nothing: the address points lost its continuation).
+    Adds nodes and edges in place; returns counts."""
     import shapely
 
+    starts = starts or {}
     nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
     nx_, ny_ = list(nx_), list(ny_)
     named = [i for i, e in enumerate(edges) if e["road"] >= 0]
+    on_edge = {n for i in named for n in (edges[i]["u"], edges[i]["v"])}
+    lone = [n for n in range(len(nodes)) if n not in on_edge]
     coords = np.array([[[nx_[edges[i]["u"]], ny_[edges[i]["u"]]], [nx_[edges[i]["v"]], ny_[edges[i]["v"]]]]
                        for i in named])
     geoms = shapely.linestrings(coords)
@@ -267,27 +285,41 @@ def junctions(nodes: list, node_road: list, edges: list[dict]) -> dict:
         if e["road"] >= 0:
             degree[e["u"]] = degree.get(e["u"], 0) + 1
             degree[e["v"]] = degree.get(e["v"], 0) + 1
-    tee = 0
+    for node in lone:                           # a lone node (a road of one point) is an end too
+        ends.setdefault(node_road[node], []).append(node)
+    met = {n for e in edges if e["road"] < 0 for n in (e["u"], e["v"])}    # at a connector or a crossing already
+    tee = far_ends = road_starts = 0
     for road, ids in ends.items():
-        for node in {n for n in ids if degree[n] == 1}:
+        for node in sorted(n for n in ids if degree.get(n, 0) <= 1):
             pt = shapely.points(nx_[node], ny_[node])
-            cand = tree.query(pt, predicate="dwithin", distance=END_JOIN_M)
+            reaches = [(END_JOIN_M, False)]
+            if node not in met:                 # an end that meets no road at all
+                if node in starts:              # a road's start: as far back as its first number says
+                    reaches.append((min(GAP_MAX_M, GAP_SLACK * 10 * starts[node] + GAP_PLUS_M), True))
+                else:
+                    reaches.append((ARTERIAL_END_M if road in arterial else LONE_END_M, False))
             best = None
-            for k in cand.tolist():
-                if edges[named[k]]["road"] == road:
-                    continue
-                d = shapely.distance(geoms[k], pt)
-                if best is None or d < best[0]:
-                    best = (d, k)
+            for reach, own in reaches:
+                for k in tree.query(pt, predicate="dwithin", distance=reach).tolist():
+                    if edges[named[k]]["road"] == road:
+                        continue
+                    d = shapely.distance(geoms[k], pt)
+                    if best is None or d < best[0]:
+                        best = (d, k, own, reach > END_JOIN_M)
+                if best is not None:
+                    break
             if best is None:
                 continue
-            k = best[1]
+            _, k, own, far = best
             t = param(k, nx_[node], ny_[node])
             (ax, ay), (bx, by) = coords[k]
             other = at(k, t, ax + t * (bx - ax), ay + t * (by - ay))
             if other != node:
-                edges.append({"u": node, "v": other, "road": -1, "k": 0})
+                # a road's unaddressed beginning carries its name; any other join is an unnamed connector
+                edges.append({"u": node, "v": other, "road": road if own else -1, "k": 20_000 + tee if own else 0})
                 tee += 1
+                far_ends += far and not own
+                road_starts += own
 
     # split the segments at the nodes inserted on them
     for idx, ins in inserts.items():
@@ -297,7 +329,8 @@ def junctions(nodes: list, node_road: list, edges: list[dict]) -> dict:
         e["v"] = chain[1]
         for p, q in zip(chain[1:], chain[2:]):
             edges.append(dict(e, u=p, v=q))
-    return {"crossing_nodes": crossings, "end_joins": tee, "split_segments": len(inserts)}
+    return {"crossing_nodes": crossings, "end_joins": tee, "far_end_joins": far_ends, "road_start_joins": road_starts,
+            "split_segments": len(inserts)}
 
 
 def land_shape():
@@ -364,9 +397,10 @@ def district_links(nodes, roads, edges, df) -> list[dict]:
 
     land, districts = land_shape()
     land_p = prep(land)
-    apart = [prep(districts[d]) for d in ("강서구", "영도구") if d in districts]
+    apart = [prep(districts[d]) for d in APART if d in districts]
     hub_pts = shapely.points(np.column_stack([nx_[hubs], ny_[hubs]]))
-    set_apart = np.array([any(p.intersects(h) for p in apart) for h in hub_pts])
+    # which district set apart each hub lies in (-1: none): a link joins two hubs of the same one, inside it
+    side = np.array([next((k for k, p in enumerate(apart) if p.intersects(h)), -1) for h in hub_pts])
     ax, ay = xy_m(df["x"].to_numpy(), df["y"].to_numpy())
     dong = df["region_3depth_name"].to_numpy()
     near = cKDTree(np.column_stack([ax, ay])).query(np.column_stack([nx_[hubs], ny_[hubs]]))[1]
@@ -385,7 +419,7 @@ def district_links(nodes, roads, edges, df) -> list[dict]:
     links: list[tuple[int, int, float]] = []
     la, lb, ll = np.zeros(0, int), np.zeros(0, int), np.zeros(0)
     for d, i, j in pairs:
-        if d < LINK_MIN_M or set_apart[i] or set_apart[j] or dist[i, j] <= LINK_STRETCH * d:
+        if d < LINK_MIN_M or side[i] != side[j] or dist[i, j] <= LINK_STRETCH * d:
             continue
         if len(ll) and min((dist[i, la] + ll + dist[lb, j]).min(),          # by a link added before
                            (dist[i, lb] + ll + dist[la, j]).min()) <= LINK_STRETCH * d:
@@ -396,7 +430,7 @@ def district_links(nodes, roads, edges, df) -> list[dict]:
                             < LINK_APART_M).any()):
             continue                    # no link across another, nor one beside another
         line = shapely.linestrings([[hx[i], hy[i]], [hx[j], hy[j]]])
-        if not land_p.contains(line):
+        if not land_p.contains(line) or (side[i] >= 0 and not apart[side[i]].contains(line)):
             continue
         links.append((i, j, d))
         la, lb, ll = np.append(la, i), np.append(lb, j), np.append(ll, d)
@@ -418,7 +452,8 @@ def build() -> dict:
     roads = []       # [name, class]
     edges = []       # dicts
     piece_ends = []  # (road index, first node, last node, first number, last number)
-    for r, (name, pts, nos) in enumerate(lines):
+    starts = {}      # the first node of each road (its lowest piece) -> its first building number
+    for r, (name, pts, nos, first) in enumerate(lines):
         roads.append([name, road_class(name)])
         ids = []
         for p in pts:
@@ -428,6 +463,8 @@ def build() -> dict:
         for k, (a, b) in enumerate(zip(ids, ids[1:])):
             edges.append({"u": a, "v": b, "road": r, "k": k})
         piece_ends.append((r, ids[0], ids[-1], nos[0], nos[-1]))
+        if first:
+            starts[ids[0]] = nos[0]
 
     nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
 
@@ -464,7 +501,7 @@ def build() -> dict:
     connectors = sorted({(a, b) for (a, _), (_, b) in best.items()})
     for a, b in connectors:
         edges.append({"u": a, "v": b, "road": -1, "k": 0})
-    joined = junctions(nodes, node_road, edges)
+    joined = junctions(nodes, node_road, edges, {r for r, (_, cls) in enumerate(roads) if cls == "arterial"}, starts)
     nx_, ny_ = xy_m([p[0] for p in nodes], [p[1] for p in nodes])
 
     # real crossings (bridges): each end joins the nearest node of any piece
@@ -494,8 +531,7 @@ def build() -> dict:
         tree_main = cKDTree(np.column_stack([nx_[main], ny_[main]]))
         rest = np.flatnonzero(labels != biggest)
         d, j = tree_main.query(np.column_stack([nx_[rest], ny_[rest]]))
-        reach = np.where(sizes[labels[rest]] >= BRIDGE_FAR_MIN_NODES, BRIDGE_FAR_M, BRIDGE_M)
-        ok = d <= reach
+        ok = d <= BRIDGE_FAR_M
         if not ok.any():
             break
         i = int(np.flatnonzero(ok)[np.argmin(d[ok])])

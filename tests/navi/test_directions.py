@@ -371,7 +371,7 @@ def test_invariants_hold_for_any_city_points(tk, idx, priority, avoid, alternati
 
 def test_road_event_and_many_no_road_codes(tk):
     """105/106/107: with avoid=roadevent, a point whose nearest road node has only road-event edges;
-    201/203/302: a point with no road within 1000 m in the many-origin/destination calls."""
+    201/203/302: a point with no road within 2,000 m (``SNAP_MAX_M``) in the many-origin/destination calls."""
     import numpy as np
 
     from toolkit.sandbox.navi.graph import road_graph
@@ -394,42 +394,43 @@ def test_road_event_and_many_no_road_codes(tk):
     assert list(df["result_code"]) == [302]
 
 
-def test_no_route_and_many_origin_event_codes(tk):
-    """1: origin and destination on the graph, but every way between them blocked by ``avoid`` (a node whose only
-    way to 서면 is a toll road, else a car-only road: on the current graph 명지오션시티 in 강서구, joined to the rest
-    only by the car-only 을숙도대교); 205 / 206: a road event at an origin / the destination of the many-origins
-    call with avoid=roadevent; every code of the platform's list has its message (204, a search time limit, is
-    never produced: the sandbox has no time limit)."""
+def test_no_route_and_many_origin_event_codes(tk, monkeypatch):
+    """1: origin and destination on the graph, but every way between them blocked by ``avoid``; 205 / 206: a road
+    event at an origin / the destination of the many-origins call with avoid=roadevent; every code of the platform's
+    list has its message (204, a search time limit, is never produced: the sandbox has no time limit).
+
+    No place of the city is cut off by avoiding its toll or car-only roads any more (명지오션시티 was, joined to the
+    rest only by the car-only 을숙도대교, until the graph joined 강서구's roads across the 서낙동강): here every road at
+    one node counts as a toll road, so that avoiding tolls leaves it no way out."""
     import numpy as np
-    from scipy.sparse.csgraph import dijkstra
 
     from toolkit.sandbox.navi.graph import MX, MY, road_graph
-    from toolkit.sandbox.navi.models import MSG
+    from toolkit.sandbox.navi.models import MSG, Model
 
     g = road_graph(toolkit.data.root())
-    target, _ = g.snap(SEOMYEON[0], SEOMYEON[1])
-    ones = np.ones(len(g.elen))
-    free = dijkstra(g.matrix(g.arc_weights(ones)).T.tocsr(), directed=True, indices=target)
-    cut = None
-    for avoid, mask in (("toll", g.toll > 0), ("motorway", g.motorway)):
-        without = dijkstra(g.matrix(g.arc_weights(ones, mask)).T.tocsr(), directed=True, indices=target)
-        cut = next((int(n) for n in g.snap_ids if np.isfinite(free[n]) and without[n] >= 1e9
-                    and g.snap(float(g.lon[n]), float(g.lat[n]))[0] == n
-                    and g.metres(float(g.lon[n]), float(g.lat[n]), SEOMYEON[0], SEOMYEON[1]) > 100), None)
-        if cut is not None:
-            break
-    assert cut is not None, "no node whose only way to 서면 is a toll or car-only road"
+    start = (129.0113, 35.0993)                                    # 남부민동, a point no other test routes from
+    cut, _ = g.snap(*start)
     start = (float(g.lon[cut]), float(g.lat[cut]))
+    around = (g.eu == cut) | (g.ev == cut)
+    blocked = Model._blocked
+    monkeypatch.setattr(Model, "_blocked", lambda self, graph, opts: blocked(self, graph, opts)
+                        | (around if "toll" in opts.avoid else False))
+    g._trees.clear()                           # no weighted graph nor shortest-path tree kept from another test …
+    g._matrices.clear()
+    avoid = "toll"
     assert tk.navi.directions(start, SEOMYEON[:2], avoid=[avoid]).routes[0]["result_code"] == 1
     assert tk.navi.directions(start, SEOMYEON[:2]).routes[0]["result_code"] == 0       # that road is driven
-    # the many-origin call answers within 10 km: a destination 2-9 km from the node, on the part it is cut from
-    ids = g.snap_ids[without[g.snap_ids] < 1e9]
-    metres = np.hypot((g.lon[ids] - start[0]) * MX, (g.lat[ids] - start[1]) * MY)
-    inside = ids[(metres > 2000) & (metres < 9000)]
+    # the many-origin call answers within 10 km: a destination 2-9 km from the node
+    metres = np.hypot((g.lon[g.snap_ids] - start[0]) * MX, (g.lat[g.snap_ids] - start[1]) * MY)
+    inside = g.snap_ids[(metres > 2000) & (metres < 9000)]
     dest = (float(g.lon[inside[0]]), float(g.lat[inside[0]]))
-    df = tk.navi.origins([("cut", *start)], dest, radius=10000, avoid=[avoid])
-    assert list(df["result_code"]) == [1]
-    assert list(tk.navi.origins([("cut", *start)], dest, radius=10000)["result_code"]) == [0]
+    try:
+        df = tk.navi.origins([("cut", *start)], dest, radius=10000, avoid=[avoid])
+        assert list(df["result_code"]) == [1]
+        assert list(tk.navi.origins([("cut", *start)], dest, radius=10000)["result_code"]) == [0]
+    finally:
+        g._trees.clear()                       # … nor from this one
+        g._matrices.clear()
 
     node = next(int(n) for n in g.snap_ids if g.all_events_at(int(n)))
     ev = (float(g.lon[node]), float(g.lat[node]))

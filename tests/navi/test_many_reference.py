@@ -71,7 +71,8 @@ def reference_many(model, sources, target, radius, opts, *, to_target):
 
 def _points(rng, n, target, g):
     """Points of every kind: anywhere in the city, near the target, on graph nodes, in the sea (no road within
-    1000 m), on the target itself (within 5 m), repeated."""
+    ``SNAP_MAX_M``: within 10 km of the target where there is such sea, else the open sea far south-east), on the
+    target itself (within 5 m), repeated."""
     pts = []
     for i in range(n):
         kind = i % 8
@@ -83,7 +84,12 @@ def _points(rng, n, target, g):
             k = rng.randrange(len(g.lon))
             x, y = float(g.lon[k]), float(g.lat[k])
         elif kind == 5:
-            x, y = rng.uniform(129.20, 129.35), rng.uniform(34.95, 35.02)       # open sea south-east
+            for _ in range(100):                                                 # sea near the target
+                x, y = target.x + rng.uniform(-0.09, 0.09), target.y + rng.uniform(-0.08, 0.08)
+                if g.snap(x, y)[1] > SNAP_MAX_M:
+                    break
+            else:
+                x, y = rng.uniform(129.20, 129.35), rng.uniform(34.95, 35.02)   # open sea south-east
         elif kind == 6:
             x, y = target.x + rng.uniform(-2e-5, 2e-5), target.y + rng.uniform(-2e-5, 2e-5)
         else:

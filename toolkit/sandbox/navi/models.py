@@ -13,10 +13,10 @@ Routes are shortest paths (Dijkstra of ``scipy.sparse.csgraph``) on the road gra
   model at that time. Those two are sandbox designs (the spec only names them).
 * **result_code** (HTTP 200 either way; a failed route has only ``result_code`` and ``result_msg``), the
   codes the real platform documents: 0 success; 1 no route (e.g. every way blocked by ``avoid``); 101 no road
-  within 1000 m of a waypoint, 102 … of the origin, 103 … of the destination; 104 origin and destination
-  within 5 m of each other; 105/106/107 a road event on the road nearest the origin/destination/a waypoint
+  within ``SNAP_MAX_M`` (2,000 m) of a waypoint, 102 … of the origin, 103 … of the destination; 104 origin and
+  destination within 5 m of each other; 105/106/107 a road event on the road nearest the origin/destination/a waypoint
   (only with ``avoid=roadevent``: the point cannot be left or reached without driving the event).
-  Many origins: 201 an origin with no road within 1000 m (outside the area the search covers), 202 more than
+  Many origins: 201 an origin with no road within 2,000 m (outside the area the search covers), 202 more than
   30 origins (one route carrying the code), 203 no road at the destination, 204 time limit (never produced:
   the sandbox has no search time limit), 205/206 a road event at an origin/the destination (with
   ``avoid=roadevent``), 207 an origin farther than ``radius`` from the destination. Many destinations:
@@ -68,7 +68,13 @@ AVOIDS = ("roadevent", "ferries", "toll", "motorway", "schoolzone")
 PRIORITIES = ("RECOMMEND", "TIME", "DISTANCE")
 FUELS = ("GASOLINE", "DIESEL", "LPG")
 CAR_TYPES = range(1, 8)
-SNAP_MAX_M = 1000.0
+# A point routes from the nearest node of the road graph within this distance, as the real service starts a route on
+# the road nearest the point; beyond it the route carries code 101/102/103 (201/203, 301/302 in the many-origin and
+# many-destination calls). The real service does not publish its bound, and its road network has every lane; this
+# graph has only the roads its addresses trace, so a place between buildings may lie farther from it: 2,000 m takes
+# in every legal dong's and ri's representative point (at most 1.7 km off the graph: 내리 in 기장군, then 신호동)
+# and leaves the open sea (a point 2 km or more off the coast) without a road.
+SNAP_MAX_M = 2000.0
 TOO_CLOSE_M = 5.0
 MAX_MANY = 30
 MAX_ALTERNATIVES = 2
@@ -183,7 +189,7 @@ class Model:
 
 
     def _snap(self, g: RoadGraph, p: Point, code: int, event_code: int | None = None) -> int:
-        """The nearest routable node; ``NoRoute(code)`` beyond 1000 m; ``NoRoute(event_code)`` when every
+        """The nearest routable node; ``NoRoute(code)`` beyond ``SNAP_MAX_M``; ``NoRoute(event_code)`` when every
         edge at that node is a road event (only asked with ``avoid=roadevent``)."""
         node, dist = g.snap_kept(p.x, p.y)
         if dist > SNAP_MAX_M:
