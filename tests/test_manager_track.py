@@ -1,7 +1,8 @@
 """The manager track stands alone: one walkthrough, ``07_manager_report.ipynb`` (the weekly status update, the
 consent report and the files to send), runs top to bottom in a fresh kernel in a folder of its own — no other
 walkthrough run before it, no file another one wrote — and its teaching cells use no pandas beyond reading a table.
-The README and the instructor's guide name only whole notebooks for each track.
+The user guide (where the README's list of tracks moved) and the instructor's guide name only whole notebooks for
+each track.
 
 Strict nbval (``pytest notebooks/07_manager_report.ipynb``) also runs the stored notebook in a fresh kernel and
 compares every output; this test adds the empty folder and the answers' own checks.
@@ -99,7 +100,7 @@ def test_the_manager_notebook_has_an_interpret_and_a_write_exercise_and_covers_i
 TRACKS = re.compile(r"\*\*(developer|analyst|manager)\*\* ([^·(]+)")
 
 
-@pytest.mark.parametrize("page", ["README.md", "docs/instructors.md"])
+@pytest.mark.parametrize("page", ["docs/guide/index.md", "docs/instructors.md"])
 def test_each_track_names_whole_notebooks_and_the_manager_track_is_the_manager_notebook(page):
     text = (REPO / page).read_text("utf-8")
     tracks = {name: lessons.strip().rstrip(",") for name, lessons in TRACKS.findall(text)}

@@ -34,12 +34,12 @@ def current() -> pd.DataFrame:
 def test_availability_counts_green_days_per_product_and_api():
     av = status_availability(history()).set_index("subject")
     assert av.loc["local", "days"] == 4 and av.loc["local", "RED"] == 1
-    assert av.loc["local", "availability_pct"] == 75.0
+    assert av.loc["local", "days_up_pct"] == 75.0 and "availability_pct" not in av   # the time measure's name
     # planned maintenance is left out of the days counted: login was up on every day counted
-    assert av.loc["login", "MAINTENANCE"] == 1 and av.loc["login", "availability_pct"] == 100.0
+    assert av.loc["login", "MAINTENANCE"] == 1 and av.loc["login", "days_up_pct"] == 100.0
     # an API is listed only on its issue days: its other 3 days count as GREEN
     assert av.loc["local / local_search_address", "GREEN"] == 3
-    assert av.loc["local / local_search_address", "availability_pct"] == 75.0
+    assert av.loc["local / local_search_address", "days_up_pct"] == 75.0
     assert str(av.index.dtype) == "string"
 
 
@@ -75,13 +75,13 @@ def test_weekly_report_exports_csv_excel_png_and_text(tmp_path):
     report = status_weekly(current().assign(productName="x", apiName=None), h)
     written = report.export(tmp_path)
     # one kind of key: the file name
-    assert set(written) == {"status_availability.csv", "status_incidents.csv", "status.xlsx", "status.png",
-                            "status.txt"}
+    assert set(written) == {"status_about.csv", "status_availability.csv", "status_incidents.csv", "status.xlsx",
+                            "status.png", "status.txt"}
     assert all(path.name == name for name, path in written.items())
     back = pd.read_csv(written["status_incidents.csv"], encoding="utf-8-sig")
     assert list(back["subject"]) == ["local", "local / local_search_address", "login"]
     book = pd.read_excel(written["status.xlsx"], sheet_name=None)
-    assert set(book) == {"availability", "incidents"} and len(book["availability"]) == 3
+    assert list(book) == ["about", "availability", "incidents"] and len(book["availability"]) == 3
     assert written["status.png"].read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     assert written["status.txt"].read_text("utf-8").startswith("Status update for 2026-11-14 to 2026-11-17")
 
@@ -232,7 +232,7 @@ def test_consent_figure_labels_each_bar_with_agreed_over_n():
     assert [t.get_text() for t in bars.texts] == ["2 of 2", "1 of 2"]
     assert [t.get_text() for t in bars.get_yticklabels()] == ["a", "b"]       # display names, not scope ids
     assert [ln.get_label() for ln in line.get_lines()] == ["b"]
-    assert bars.get_title() == "Consent per item (n = the 2 linked users)"
+    assert bars.get_title() == "Consent per item: agreed ÷ n\n(n = the 2 linked users)"
     import matplotlib.pyplot as plt
 
     plt.close(fig)
@@ -264,7 +264,7 @@ def test_consent_n_is_the_users_asked_and_a_scope_never_asked_has_no_rate():
 
     report, scopes, log = _consent_world()
     s = consent_summary(report, scopes, events=consent_events_frame(log)).set_index("scope")
-    assert list(s.columns[:4]) == ["linked", "n", "agreed", "rate_pct"]
+    assert list(s.columns[:6]) == ["linked", "n", "agreed", "declined", "withdrew", "rate_pct"]
     assert (s["linked"] == 4).all()
     assert s.loc["friends", ["n", "agreed"]].tolist() == [3, 2] and s.loc["friends", "rate_pct"] == pytest.approx(66.7)
     assert s.loc["profile", "n"] == 4 and s.loc["gender", "n"] == 1 and s.loc["gender", "rate_pct"] == 100.0
@@ -291,9 +291,10 @@ def test_consent_figure_lists_never_asked_scopes_and_says_what_the_trend_keeps()
         bars, line = fig.axes
         names = [t.get_text() for t in bars.get_yticklabels()]
         assert "Chat rooms" not in names and len(names) == 7                     # not a 0 % bar
-        assert "Never asked (no consent recorded): Chat rooms" in bars.get_xlabel()
-        assert bars.get_title() == "Consent per item (n = users asked, of 4 linked)"
-        assert "2 of 3" in [t.get_text() for t in bars.texts]                    # friends: agreed of asked
+        assert "Never asked (no consent or decline recorded): Chat rooms" in bars.get_xlabel()
+        assert bars.get_title() == ("Consent per item: agreed ÷ n\n"
+                                    "(n = users asked, of 4 linked: they agree, declined or withdrew)")
+        assert "2 of 3 (1 withdrew)" in [t.get_text() for t in bars.texts]       # friends: agreed of asked
         legend = [t.get_text() for t in bars.get_legend().get_texts()]
         assert legend == ["required by the app (cannot be withdrawn)", "optional"]   # only what is drawn
         assert "the 5 optional items most agreed to now (of 6)" in line.get_title()
@@ -333,7 +334,7 @@ def test_an_incident_from_the_sandbox_helper_reaches_the_weekly_update(fresh_tk)
     assert fresh_tk.sandbox.incidents()[-1]["id"] == made["id"]
     fresh_tk.sandbox.advance(minutes=5)
     same_day = fresh_tk.status.weekly(days=7)          # whole days only: today's incident is not in it yet
-    assert pd.Timestamp(made["start"], unit="s", tz="UTC") not in set(same_day.periods["start"])
+    assert pd.Timestamp(made["start"], unit="s", tz="UTC") not in set(same_day.periods["start_utc"])
     fresh_tk.sandbox.advance(days=1)
     after = fresh_tk.status.weekly(days=7)
     day = pd.Timestamp(made["start"], unit="s", tz="UTC").strftime("%Y-%m-%d")
@@ -364,9 +365,9 @@ def test_availability_definition_yellow_is_up_maintenance_not_counted():
     h = _days({"navi": ["GREEN", "YELLOW", "YELLOW", "GREEN"], "channel": ["GREEN", "MAINTENANCE", "GREEN", "GREEN"],
                "search": ["GREEN", "UNKNOWN", "RED", "GREEN"]})
     av = status_availability(h).set_index("subject")
-    assert av.loc["navi", "availability_pct"] == 100.0          # degraded, not down
-    assert av.loc["channel", "availability_pct"] == 100.0       # its maintenance day is not counted
-    assert av.loc["search", "availability_pct"] == round(100 * 2 / 3, 1)   # UNKNOWN not counted, RED down
+    assert av.loc["navi", "days_up_pct"] == 100.0          # degraded, not down
+    assert av.loc["channel", "days_up_pct"] == 100.0       # its maintenance day is not counted
+    assert av.loc["search", "days_up_pct"] == round(100 * 2 / 3, 1)   # UNKNOWN not counted, RED down
     text = _paragraph(h)
     assert "Degraded service (YELLOW, counted as up) on 2 product-day(s)" in text
     assert "Planned maintenance (not counted) on 1 product-day(s): channel on 2026-11-15." in text
@@ -394,7 +395,7 @@ def test_maintenance_only_is_not_an_outage_and_all_up_says_so():
     assert "Least available" not in text
     whole = _days({"channel": ["MAINTENANCE", "MAINTENANCE"]})
     av = status_availability(whole)
-    assert av["availability_pct"].isna().all()
+    assert av["days_up_pct"].isna().all()
     assert "no product-day counted" in _paragraph(whole)
 
 
@@ -481,7 +482,8 @@ def test_consent_report_of_a_world_without_consents_says_how_to_get_some(fresh_t
 
 def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
     """A figure that is a cell's last expression shows once: its display closes it in pyplot (so the inline
-    backend does not show it again when the cell ends) and shows it; a closed figure shows itself too."""
+    backend does not show it again when the cell ends) and publishes it, with its text alternative; a closed figure
+    shows itself too."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -493,10 +495,195 @@ def test_a_report_figure_shows_once_as_a_cells_last_expression(monkeypatch):
 
     shown = []
     monkeypatch.setattr(toolkit.plots, "_inline", lambda: True)
-    monkeypatch.setattr(IPython.display, "display", lambda obj: shown.append(obj))
+    monkeypatch.setattr(IPython.display, "publish_display_data", lambda data, metadata: shown.append((data, metadata)))
     fig = consent_figure(consent_summary(pd.DataFrame({"profile": [True]}, index=[1])))
     fig._ipython_display_()
-    assert shown == [fig] and not plt.fignum_exists(fig.number)    # shown, and closed for the backend
+    assert len(shown) == 1 and not plt.fignum_exists(fig.number)    # shown, and closed for the backend
+    data, meta = shown[0]
+    assert meta["image/png"]["alt"] == toolkit.plots.alt_text(fig) == data["text/plain"]
     fig._ipython_display_()
-    assert shown == [fig, fig]               # closed: a later cell's display shows it again
+    assert len(shown) == 2                   # closed: a later cell's display shows it again
     assert callable(fig._ipython_display_)   # and it stays so
+
+
+# --------------------------------------------------------------------------- one time zone per report (issue 41.7)
+def _columns_by_sheet(path) -> dict[str, list[str]]:
+    return {name: list(sheet.columns) for name, sheet in pd.read_excel(path, sheet_name=None).items()}
+
+
+def test_a_kst_week_is_kst_everywhere_and_shows_no_day_outside_it(fresh_tk, tmp_path):
+    """The KST week's report: its days are the seven KST days of the week (not the eight UTC dates it touches),
+    in its tables, its heatmap and its paragraph; every time column names KST; the PNG names the window and
+    carries the availability; no column name means two things in the workbook."""
+    pytest.importorskip("openpyxl")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from PIL import Image
+
+    from toolkit.plots import alt_text
+
+    fresh_tk.sandbox.freeze("2026-11-20T09:00:00Z")
+    kst = fresh_tk.status.weekly(week="KST")
+    week = [f"11-{d:02d}" for d in range(9, 16)]                         # Monday 9 to Sunday 15 November, in Seoul
+    assert kst.tz == "KST" and kst.start.endswith("+09:00") and kst.end.endswith("+09:00")
+    assert sorted(kst.daily["date"].dt.strftime("%m-%d").unique()) == week
+    assert str(kst.daily["date"].dt.tz) == "Asia/Seoul"
+    assert list(kst.incidents.columns[:1]) == ["date_kst"] and set(kst.incidents["date_kst"].str[5:]) <= set(week)
+    # the maintenance that began on Sunday 8 November at 16:00 UTC is on Monday 9 November in Seoul
+    channel = kst.incidents[kst.incidents["subject"] == "channel"]
+    assert list(channel["date_kst"]) == ["2026-11-09"] and list(channel["status"].astype(str)) == ["MAINTENANCE"]
+    assert {"start_kst", "end_kst"} <= set(kst.periods.columns) and "start" not in kst.periods
+    assert str(kst.periods["start_kst"].dt.tz) == "Asia/Seoul"
+    assert "KST" in kst.text and "UTC" not in kst.text
+    fig = kst.figure
+    try:
+        heat = fig.axes[1]
+        assert [t.get_text() for t in heat.get_xticklabels()] == week and "KST" in heat.get_xlabel()
+        assert kst.window in fig._suptitle.get_text()
+        assert "99.83% of the time counted" in fig.axes[0].get_title()
+        written = kst.export(tmp_path)
+        sheets = _columns_by_sheet(written["status.xlsx"])
+        assert list(sheets) == ["about", "availability", "days", "incidents", "periods"]
+        about = dict(pd.read_excel(written["status.xlsx"], sheet_name="about").values)
+        assert about["time zone"].startswith("KST") and about["window"] == kst.window
+        # one measure per name: time in availability_pct, days in days_up_pct, each in one sheet
+        assert [s for s, cols in sheets.items() if "availability_pct" in cols] == ["availability"]
+        assert [s for s, cols in sheets.items() if "days_up_pct" in cols] == ["days"]
+        times = [c for cols in sheets.values() for c in cols if c.startswith(("date", "start", "end"))]
+        assert times and all(c.endswith("_kst") for c in times), times
+        png = Image.open(written["status.png"])
+        assert kst.window in png.text["Description"] and "99.83%" in png.text["Description"]
+        assert png.text["Description"] == alt_text(fig)
+    finally:
+        plt.close(fig)
+
+
+def test_the_utc_week_and_its_workbook_say_utc(fresh_tk, tmp_path):
+    pytest.importorskip("openpyxl")
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fresh_tk.sandbox.freeze("2026-11-20T09:00:00Z")
+    utc = fresh_tk.status.weekly(days=7)
+    try:
+        sheets = _columns_by_sheet(utc.export(tmp_path)["status.xlsx"])
+        times = [c for cols in sheets.values() for c in cols if c.startswith(("date", "start", "end"))]
+        assert sorted(times) == ["date_utc", "end_utc", "start_utc"]
+        assert [t.get_text() for t in utc.figure.axes[1].get_xticklabels()] == [f"11-{d}" for d in range(13, 20)]
+        assert "UTC" in utc.figure.axes[1].get_xlabel() and "KST" not in utc.text
+    finally:
+        plt.close("all")
+
+
+def test_status_daily_puts_an_incident_on_its_kst_days():
+    from toolkit.reports import status_daily
+
+    h = _week_history()
+    incidents = [{"api": "local_search_keyword", "status": "RED", "start": "2026-11-10T14:00:00Z",
+                  "end": "2026-11-10T16:00:00Z"},                       # 23:00–01:00 KST: two KST days
+                 {"api": "login_token", "status": "MAINTENANCE", "start": "2026-11-08T16:00:00Z",
+                  "end": "2026-11-08T19:00:00Z"}]                       # Sunday in UTC, Monday 01:00 in Seoul
+    daily = status_daily(incidents, "2026-11-08T15:00:00Z", "2026-11-15T15:00:00Z", h, tz="KST")
+    days = daily.assign(day=daily["date"].dt.strftime("%m-%d"))
+    assert sorted(days["day"].unique()) == [f"11-{d:02d}" for d in range(9, 16)]
+    red = days[(days["productId"] == "local") & days["apiId"].isna() & (days["status"] == "RED")]["day"]
+    assert list(red) == ["11-10", "11-11"]
+    api = days[days["apiId"] == "local_search_keyword"]
+    assert list(api["day"]) == ["11-10", "11-11"] and api["apiName"].iloc[0] == "Keyword search"
+    login = days[(days["productId"] == "login") & days["apiId"].isna()].set_index("day")["status"].astype(str)
+    assert login["11-09"] == "MAINTENANCE" and (login.drop("11-09") == "GREEN").all()
+    with pytest.raises(Exception, match="midnight in KST"):
+        status_daily(incidents, "2026-11-08T00:00:00Z", "2026-11-15T00:00:00Z", h, tz="KST")
+
+
+def test_a_kst_report_needs_the_incidents(fresh_tk):
+    from toolkit.errors import ParameterError
+
+    with pytest.raises(ParameterError, match="UTC days only"):
+        status_weekly(current(), history(), None, tz="KST")
+    fresh_tk.sandbox.freeze("2026-11-20T09:00:00Z")
+    fresh_tk.sandbox = None          # as on the real service: no incidents to read
+    with pytest.raises(ParameterError, match="week"):
+        fresh_tk.status.weekly(week="KST")
+
+
+# -------------------------------------------------------------------------- consent: agreed ÷ asked (issue 41.7)
+def test_the_sandbox_logs_declines_on_the_consent_screen_and_sends_no_webhook_for_them(fresh_tk):
+    """Optional items left unticked and a cancelled screen are declines in the consent log (the platform sends no
+    event for them, so no webhook is made); the report's rate is then agreed ÷ asked."""
+    fresh_tk.sandbox.freeze()
+    with fresh_tk.events.inbox() as inbox:
+        inbox.register(fresh_tk)
+        _decline_and_check(fresh_tk, inbox)
+
+
+def _decline_and_check(fresh_tk, inbox):
+    from toolkit.errors import RedirectError
+    from toolkit.reports import consent_events_frame, consent_summary
+
+    wanted = ["profile", "openid", "account_email", "friends", "gender"]
+    fresh_tk.oauth.login("minji@sandbox.test", scopes=wanted, optional=["account_email"])
+    with pytest.raises(RedirectError, match="access_denied"):
+        fresh_tk.oauth.login(user_id=4100000002, scopes=wanted, agree=False)
+    fresh_tk.oauth.login(user_id=4100000003, scopes=wanted)
+    fresh_tk.user.revoke_scopes(["account_email"], target_id=4100000003)     # a revoke later: a withdrawal
+    log = fresh_tk.sandbox.consent_events()
+    declines = [(e["user_id"], e["scopes"], e["detail"]["how"]) for e in log if e["type"] == "scope_decline"]
+    assert declines == [(4100000001, "friends gender", "unticked"), (4100000002, " ".join(wanted), "cancelled")]
+    # every other row of the log is a webhook; a decline is none (the platform has no such event)
+    sent = [e for e in log if e["type"] in ("linked", "scope_consent", "scope_withdraw")]
+    assert inbox.wait(len(sent), timeout=10)
+    assert len(inbox) == len(sent) == 5
+    events = consent_events_frame(log)
+    assert events.attrs["declines"] is True
+    s = consent_summary(fresh_tk.user.consent_report(), events=events).set_index("scope")
+    # two linked users (준호 cancelled: never linked); friends: 서연 agrees, 민지 declined → 1 of 2
+    assert s.loc["friends", ["linked", "n", "agreed", "declined", "withdrew"]].tolist() == [2, 2, 1, 1, 0]
+    assert s.loc["friends", "rate_pct"] == 50.0
+    assert s.loc["account_email", ["n", "agreed", "declined", "withdrew"]].tolist() == [2, 1, 0, 1]
+    assert "asked" in s.attrs["n"]
+
+
+def test_consent_rates_from_the_platforms_webhooks_say_they_count_the_users_who_ever_agreed():
+    """The service's consent events tell no decline: from them n is 'ever agreed' and the summary says so; an
+    app's own decline records make it 'asked' again."""
+    from toolkit.reports import CONSENT_N, consent_events_frame, consent_summary
+
+    report = pd.DataFrame({"friends": [True, False, False]}, index=[1, 2, 3])
+    inbox = pd.DataFrame([{"event_type": "User Scope Consent", "user_id": u, "members": {"scope": "friends"},
+                           "toe": 1795165200} for u in (1, 2)]
+                         + [{"event_type": "User Scope Withdraw", "user_id": 2, "members": {"scope": "friends"},
+                             "toe": 1795165260}])
+    events = consent_events_frame(inbox)
+    assert events.attrs["declines"] is False
+    s = consent_summary(report, events=events)
+    row = s.set_index("scope").loc["friends"]
+    assert (row["n"], row["agreed"], row["withdrew"], row["rate_pct"]) == (2, 1, 1, 50.0) and pd.isna(row["declined"])
+    assert s.attrs["n_counts"] == "ever agreed" and s.attrs["n"] == CONSENT_N["ever agreed"]
+    assert "not agreed ÷ asked" in s.attrs["n"]
+    own = consent_events_frame([{"type": "scope_decline", "user_id": 3, "scopes": ["friends"], "at": 1795165300}],
+                               declines=True)
+    both = pd.concat([events, own], ignore_index=True).sort_values("at")
+    both.attrs["declines"] = True
+    row = consent_summary(report, events=both).set_index("scope").loc["friends"]
+    assert (row["n"], row["declined"], row["rate_pct"]) == (3, 1, 33.3)
+
+
+def test_the_replayed_week_rates_agreed_over_asked(fresh_tk):
+    """07's consent data: the sign-up screen asked for the optional items and most users left some unticked, so no
+    optional item reads 100 % 'n of n' any more (it did when n counted only the users who ever agreed)."""
+    from toolkit.reports import consent_events_frame, consent_summary
+
+    fresh_tk.sandbox.freeze("2026-11-20T09:00:00Z")
+    fresh_tk.sandbox.replay_consent_history()
+    report = fresh_tk.user.consent_report()
+    s = consent_summary(report, events=consent_events_frame(fresh_tk.sandbox.consent_events())).set_index("scope")
+    assert list(s.index[s["rate_pct"] == 100]) == ["openid", "profile"]            # the required items only
+    assert s.loc["shipping_address", ["n", "agreed", "declined"]].tolist() == [9, 3, 6]
+    assert s.loc["account_email", ["n", "agreed", "declined", "withdrew"]].tolist() == [9, 7, 1, 1]
+    assert (s["n"] == s["agreed"] + s["declined"] + s["withdrew"]).all()
+    assert s.loc["talk_chats", "n"] == 0 and pd.isna(s.loc["talk_chats", "rate_pct"])

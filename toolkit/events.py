@@ -32,6 +32,7 @@ import httpx
 import jwt
 
 from .area import Area
+from .classroom import INBOX_PROOF_PATH
 from .errors import ConfigurationError, ToolkitError
 from .frames import Schema
 from .secrets import Claims, Secret, reveal
@@ -533,7 +534,20 @@ class Inbox:
                 return Response(status_code=200)
             return handler
 
+        async def owner(request: Request):
+            """A class sandbox asks whether this inbox is its student's before it delivers here (a class on one
+            machine): the answer is HMAC of its nonce under the student's token, never the token."""
+            from .classroom import HEADER, inbox_proof
+
+            held = getattr(getattr(self._client, "core", None), "owned_headers", None) or {}
+            token = held.get(HEADER, "").rpartition(":")[2]
+            nonce = request.query_params.get("nonce", "")
+            if not token or not 16 <= len(nonce) <= 128:
+                return Response(status_code=404)
+            return JSONResponse({"proof": inbox_proof(token, nonce)})
+
         return Starlette(routes=[
+            Route(INBOX_PROOF_PATH, owner, methods=["GET"]),
             Route(INBOX_PATHS["unlink"], unlink, methods=["GET", "POST"]),
             Route(INBOX_PATHS["account_status"], account_status, methods=["POST"]),
             Route(INBOX_PATHS["share"], social("share"), methods=["GET", "POST"]),

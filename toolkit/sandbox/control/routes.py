@@ -24,6 +24,9 @@ or as the platform.
 * ``POST /sandbox/checks`` with ``{"exercise": "00.2", "ok": true}`` — a kernel's self-check verdict
   (``toolkit.lessons.check``), never the answer; ``GET /sandbox/checks`` lists them (``{"checks": [...]}``). In a
   class the class sandbox keeps them per student too, for the teacher's progress table.
+* ``POST /sandbox/raised`` with ``{"kind": "KeyError"}`` — the class name of an error that ended a cell of the
+  learner's own code (:func:`toolkit.lessons.watch_kernel`), never its message or code; ``GET`` lists them (in a
+  class the class sandbox keeps each student's last one).
 """
 from __future__ import annotations
 
@@ -86,6 +89,8 @@ async def webhooks(request: Request):
     body = await read_json(request)
     app_id = sb.apps.app_id_of(body)
     body.pop("app_id", None)
+    if sb.class_policy is not None:            # a student's world: webhooks go where a class allows, nowhere else
+        await sb.class_policy[0].check_webhooks(body, sb.class_policy[1])
     return json_response(sb.apps.set_webhooks(app_id, **body))
 
 
@@ -215,6 +220,28 @@ async def checks(request: Request):
     return json_response(row)
 
 
+async def raised(request: Request):
+    """``POST /sandbox/raised`` ``{"kind": "KeyError"}``: keep the kind of an error the learner's own cell raised
+    (the exception's class name only: an unknown key, or a message, is HTTP 400); ``GET``: the kinds kept, oldest
+    first."""
+    sb = sandbox_of(request)
+    model = sb.model("control")
+    if request.method == "GET":
+        return json_response({"raised": model.raised()})
+    body = await read_json(request)
+    unknown = sorted(set(body) - {"kind"})
+    if unknown:
+        raise api_error(400, -2, 'a raised error is {"kind": class name} (unknown: ' f"{', '.join(unknown)[:80]})")
+    try:
+        row = model.note_raised(body.get("kind"))
+    except ValueError as exc:
+        raise api_error(400, -2, str(exc)) from None
+    hook = getattr(sb, "on_raised", None)      # a class sandbox keeps the student's last one across resets
+    if hook is not None:
+        await run_in_threadpool(hook, row)
+    return json_response(row)
+
+
 async def logged_out(request: Request):
     return _page("Logged out", "<p id='logged-out'>You are logged out of the sandbox account.</p>")
 
@@ -227,5 +254,5 @@ def routes(sandbox):
         Route("/callback", callback), Route("/logged-out", logged_out),
         Route("/openapi.json", openapi_json, methods=["GET"]),
         Route("/fonts/{name}", font, methods=["GET"]), Route("/reset", reset, methods=["POST"]),
-        Route("/checks", checks, methods=["GET", "POST"]),
+        Route("/checks", checks, methods=["GET", "POST"]), Route("/raised", raised, methods=["GET", "POST"]),
     ]}

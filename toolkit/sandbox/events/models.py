@@ -108,7 +108,7 @@ import httpx
 
 from ..web import api_error
 
-__all__ = ["Model", "DeliveryWorker", "WORKER", "SCHEMA", "EVENT_TYPES", "SECEVENT_BASE", "PLATEVENT_BASE",
+__all__ = ["Model", "DeliveryWorker", "WORKER", "ANSWER_BYTES", "SCHEMA", "EVENT_TYPES", "SECEVENT_BASE", "PLATEVENT_BASE",
            "ACCOUNT_STATUS_SCOPE", "UNLINK_REFERRERS", "SET_ERRORS", "DEFAULT_SETTINGS", "KINDS"]
 
 log = logging.getLogger("toolkit.sandbox.events")
@@ -519,26 +519,29 @@ class Model:
         finally:
             self._local.in_pass = False
 
-    def _request(self, d: dict, app: dict, timeout: float) -> httpx.Response:
+    def _request(self, d: dict, app: dict, timeout: float) -> "Answer":
         req = json.loads(d["request"])
         admin = app["keys"]["admin"]
         http = WORKER.client()
         if d["kind"] == "account_status":
             headers = {"Content-Type": "application/secevent+jwt"}
-            return http.post(d["url"], content=req["token"].encode(), headers=headers, timeout=timeout)
+            return _send(http, http.build_request("POST", d["url"], content=req["token"].encode(), headers=headers,
+                                                  timeout=timeout), timeout)
         headers = {"Authorization": f"ServiceAK {admin}"}
         if d["kind"] in ("share", "channel"):
             headers.update({"X-Service-Resource-ID": d["resource_id"], "User-Agent": USER_AGENT})
         data = req.get("params") or req.get("json") or {}
         if d["method"] == "GET":
             params = {k: (json.dumps(v) if isinstance(v, bool) else str(v)) for k, v in data.items()}
-            return http.get(d["url"], params=params, headers=headers, timeout=timeout)
+            return _send(http, http.build_request("GET", d["url"], params=params, headers=headers, timeout=timeout),
+                         timeout)
         if "json" in req:
-            return http.post(d["url"], json=data, headers=headers, timeout=timeout)
-        return http.post(d["url"], data=data, headers=headers, timeout=timeout)
+            return _send(http, http.build_request("POST", d["url"], json=data, headers=headers, timeout=timeout),
+                         timeout)
+        return _send(http, http.build_request("POST", d["url"], data=data, headers=headers, timeout=timeout), timeout)
 
     @staticmethod
-    def _judge(kind: str, resp: httpx.Response) -> tuple[str, str | None]:
+    def _judge(kind: str, resp: "Answer") -> tuple[str, str | None]:
         """``delivered`` | ``rejected`` | ``failed`` and a short detail."""
         status = resp.status_code
         if kind == "account_status":
@@ -547,8 +550,8 @@ class Model:
             if status == 400:
                 ctype = resp.headers.get("content-type", "")
                 try:
-                    body = resp.json() if ctype.split(";")[0].strip() == "application/json" else None
-                except ValueError:
+                    body = json.loads(resp.content) if ctype.split(";")[0].strip() == "application/json" else None
+                except (ValueError, UnicodeDecodeError):
                     body = None
                 if (isinstance(body, dict) and body.get("err") in SET_ERRORS
                         and isinstance(body.get("description"), str)):
@@ -578,6 +581,8 @@ class Model:
                 resp = self._request(d, app, timeout)
                 status = resp.status_code
                 outcome, detail = self._judge(d["kind"], resp)
+        except AnswerTooLarge:
+            outcome, detail = "failed", "answer too large"
         except httpx.TimeoutException:
             outcome, detail = "failed", "could not deliver" if policy else f"no answer within {timeout:g} s"
         except httpx.HTTPError as exc:       # in a class, the same words whatever failed: no map of ports
@@ -671,6 +676,68 @@ class Model:
                 return True
             time.sleep(0.02)
         return False
+
+
+ANSWER_BYTES = 64 * 1024
+"""Bytes of a receiver's answer read at most, as sent and once decompressed (the spec's answers are a status and at
+most a short JSON object): past either bound the answer is dropped and the delivery failed ``answer too large``, so
+that no receiver (a gzip bomb, an endless body) can make the sandbox hold more than this per delivery."""
+
+
+class AnswerTooLarge(Exception):
+    """A receiver's answer passed :data:`ANSWER_BYTES` (sent or decompressed)."""
+
+
+class Answer:
+    """What is kept of a receiver's answer: its status, headers and at most :data:`ANSWER_BYTES` of its body."""
+
+    __slots__ = ("status_code", "headers", "content")
+
+    def __init__(self, status_code: int, headers, content: bytes):
+        self.status_code, self.headers, self.content = status_code, headers, content
+
+
+def _send(http: httpx.Client, request: httpx.Request, timeout: float) -> Answer:
+    """Send ``request`` and read its answer within ``timeout`` seconds in all (connect to last byte) and
+    :data:`ANSWER_BYTES`: the body is read as sent (``iter_raw``) and decompressed here with a bound on what comes
+    out (``zlib``'s ``max_length``), never by a decoder that inflates a whole chunk at once. Raises
+    :class:`AnswerTooLarge` past the bound, ``httpx.ReadTimeout`` past the time."""
+    import zlib
+
+    request.headers["Accept-Encoding"] = "gzip, deflate"
+    deadline = time.monotonic() + timeout
+    resp = http.send(request, stream=True)
+    try:
+        encoding = resp.headers.get("content-encoding", "identity").strip().lower()
+        inflate = None
+        if encoding in ("gzip", "x-gzip", "deflate"):
+            inflate = zlib.decompressobj(zlib.MAX_WBITS | 32)     # gzip or zlib, told by the header
+        elif encoding not in ("identity", ""):
+            inflate = False                                       # not read: only its size is bounded
+        raw = out = 0
+        body = []
+        for chunk in resp.iter_raw(8192):
+            raw += len(chunk)
+            if raw > ANSWER_BYTES:
+                raise AnswerTooLarge()
+            if inflate:
+                try:
+                    piece = inflate.decompress(chunk, ANSWER_BYTES + 1 - out)
+                except zlib.error:
+                    piece, inflate = b"", False
+                if inflate and inflate.unconsumed_tail:
+                    raise AnswerTooLarge()
+            else:
+                piece = chunk if inflate is None else b""
+            out += len(piece)
+            if out > ANSWER_BYTES:
+                raise AnswerTooLarge()
+            body.append(piece)
+            if time.monotonic() > deadline:
+                raise httpx.ReadTimeout("the answer took longer than its bound", request=request)
+        return Answer(resp.status_code, resp.headers, b"".join(body))
+    finally:
+        resp.close()
 
 
 class DeliveryWorker:
