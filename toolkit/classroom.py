@@ -51,7 +51,7 @@ __all__ = ["HEADER", "TEACHER_HEADER", "COOKIE", "QUERY", "TICKET", "ENV_URL", "
            "ENV_USER", "ENV_BROWSER",
            "student_token", "teacher_token", "read_secret", "new_secret", "check_name", "classroom_header",
            "ticket_url", "from_env", "revocations", "revoke", "revoked_file", "Teacher", "ClassroomError",
-           "error_kind"]
+           "error_kind", "INBOX_PROOF_PATH", "inbox_proof"]
 
 HEADER = "X-Toolkit-Classroom"
 """The request header that binds a request to a student's world: ``<percent-encoded name>:<token>``."""
@@ -68,6 +68,10 @@ TICKET = "toolkit_ticket"
 binds the browser to the student's world without carrying the student's token."""
 ENV_URL, ENV_TOKEN, ENV_USER = "TOOLKIT_CLASSROOM_URL", "TOOLKIT_CLASSROOM_TOKEN", "JUPYTERHUB_USER"
 ENV_BROWSER = "TOOLKIT_CLASSROOM_BROWSER_URL"
+INBOX_PROOF_PATH = "/.toolkit/inbox-owner"
+"""Where a student's webhook inbox (:class:`toolkit.events.Inbox`) proves to the class sandbox that it is theirs: the
+class sandbox delivers a world's webhooks to an address on its own machine only once the server there answered
+:func:`inbox_proof` of a fresh nonce under the student's token."""
 """The class sandbox's address as the student's *browser* reaches it, where that differs from the kernel's
 (``TOOLKIT_CLASSROOM_URL``): on a hub, the service's path through the hub's proxy, ``/services/toolkit-classroom``
 (a path is read against the page the notebook is on). Login links open there; maps take their tiles from the
@@ -116,6 +120,17 @@ def student_token(secret: "str | Secret", name: str, generation: int = 0) -> str
     """
     label = "student:" + check_name(name)
     return _mac(secret, label if not generation else f"{label}\n{int(generation)}")
+
+
+def inbox_proof(token: "str | Secret", nonce: str) -> str:
+    """What a student's inbox answers at :data:`INBOX_PROOF_PATH` for ``nonce``: HMAC-SHA256 of the nonce under the
+    student's token (the token itself never travels).
+
+    >>> inbox_proof("t0ken", "n1")[:12]
+    '9dcacafde5b9'
+    """
+    return hmac.new((reveal(token) or "").encode("utf-8"), b"toolkit-inbox:" + nonce.encode("utf-8"),
+                    hashlib.sha256).hexdigest()
 
 
 def revoked_file(secret_file: "str | os.PathLike") -> Path:
@@ -359,15 +374,17 @@ class Teacher:
     def progress(self, raw: bool = False):
         """Who is where, one row per student with a world: ``student``; ``last_activity`` (UTC, wall clock);
         ``last_error`` (the kind of the last error answer their world gave, e.g. ``InvalidArgumentError -2`` or
-        ``OAuthError KOE320``; empty without one) and ``last_error_at``; ``right`` (the exercises they checked right
-        at least once) and ``not_yet`` (checked, never right yet), in the walkthroughs' order; ``last_exercise``
-        and ``last_check`` (their newest self-check). A kernel's ``toolkit.lessons.check(...)`` tells its world
-        the verdict (never the answer); the class sandbox keeps them across the student's resets.
+        ``OAuthError KOE320``; empty without one) and ``last_error_at``; ``last_raised`` (the class name of the last
+        error their own code raised in their kernel, e.g. ``KeyError``, never its message or code; empty without
+        one) and ``last_raised_at``; ``right`` (the exercises they checked right at least once) and ``not_yet``
+        (checked, never right yet), in the walkthroughs' order; ``attempts`` (exercise → how many times they checked
+        it); ``last_exercise`` and ``last_check`` (their newest self-check). A kernel's ``toolkit.lessons.check(...)``
+        tells its world the verdict (never the answer); the class sandbox keeps them across the student's resets.
         ``raw=True``: the list of dicts as the class sandbox answers.
 
-        >>> teacher.progress()[["student", "right", "not_yet", "last_exercise"]]     # doctest: +SKIP
-          student         right not_yet last_exercise
-        0     ann  [00.1, 00.2]  [00.3]          00.3
+        >>> teacher.progress()[["student", "right", "not_yet", "attempts", "last_raised"]]     # doctest: +SKIP
+          student         right not_yet                           attempts last_raised
+        0     ann  [00.1, 00.2]  [00.3]  {'00.1': 1, '00.2': 3, '00.3': 4}    KeyError
         """
         rows = self._call("GET", "/classroom/progress")["students"]
         if raw:
@@ -379,12 +396,15 @@ class Teacher:
             "last_activity": [r["last_activity"] for r in rows],
             "last_error": [error_kind(r["last_error"]) for r in rows],
             "last_error_at": [(r["last_error"] or {}).get("at") for r in rows],
+            "last_raised": [(r.get("last_raised") or {}).get("kind", "") for r in rows],
+            "last_raised_at": [(r.get("last_raised") or {}).get("at") for r in rows],
             "right": [list(r["right"]) for r in rows],
             "not_yet": [list(r["not_yet"]) for r in rows],
+            "attempts": [dict(r.get("attempts") or {}) for r in rows],
             "last_exercise": [r["last_exercise"] or "" for r in rows],
             "last_check": [r["last_check"] for r in rows],
         })
-        for col in ("last_activity", "last_error_at", "last_check"):
+        for col in ("last_activity", "last_error_at", "last_raised_at", "last_check"):
             frame[col] = _utc_seconds(frame[col])
         return frame
 

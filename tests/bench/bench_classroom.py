@@ -61,6 +61,8 @@ from tests.bench.procs import _process, cpu_seconds, goal, rss_mb  # noqa: E402
 ROOT = Path(__file__).resolve().parents[2]
 LOAD = Path(__file__).with_name("classroom_load.py")
 THINK = (1.0, 5.0)
+PACE = 0.06
+"""Seconds between the other student's calls in part 5 (under their own rate of 20 a second)."""
 KERNEL_STEPS = [
     ("kernel started", "pass"),
     ("connect", "import toolkit\ntk = toolkit.connect()"),
@@ -121,6 +123,9 @@ def part_kernel(url: str, secret_file: Path, tmp: Path, side_by_side: int = 4) -
     print(goal(f"student kernel on the class sandbox, resident MB, the largest of {side_by_side} (embedded: "
                f"{embedded[-1][1]['rss']:.0f}; without the hub's memory settings: {without[-1][1]['rss']:.0f})",
                rss, 200, at_most=True))
+    mapped = max(dict(r)["one map"]["rss"] for r in class_kernels)
+    print(goal(f"student kernel after connect, a keyword search, a route and a map, resident MB, the largest of "
+               f"{side_by_side}", mapped, 150, at_most=True))
     return rss
 
 
@@ -239,6 +244,9 @@ def main(argv: list[str]) -> int:
         with _process(cmd, "toolkit classroom") as (proc, url):
             pid = proc.pid
             tokens = {}
+            from tests.classroom.conftest import wait_ready
+
+            wait_ready(url, secret)      # it warms up as it starts (the city loaded): "at start" is after that
 
             def students(names):
                 for n in names:
@@ -350,14 +358,17 @@ def part_hammer(secret_file: Path, secret, seconds: float) -> None:
             hammerer, other, path = _hammer_setup(url, secret)
 
             def measure() -> list[float]:
+                # paced under the student's own rate (20 a second): unpaced, the other student's own share held
+                # them to it, one answer every 50 ms, and that was all their p95 showed (the issue's "tick")
                 out, t0 = [], time.monotonic()
                 while time.monotonic() - t0 < seconds:
                     start = time.perf_counter()
                     other.local.address("부산진구 전포동 341-17")
                     out.append(1000 * (time.perf_counter() - start))
+                    time.sleep(PACE)
                 return sorted(out)
 
-            if label == "limits off":
+            if label == "default limits":
                 figures["alone"] = measure()
             result: dict = {}
             if shutil.which("wrk"):            # the harsher hammer: C, 200 connections from one thread

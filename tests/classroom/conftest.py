@@ -15,6 +15,20 @@ SECRET = "a-class-secret-for-the-tests-0123456789"
 COUNTERS = {"quota_use", "token_issues"}   # per-day call counters: a refused call may still count
 
 
+def wait_ready(url: str, secret, timeout: float = 120) -> None:
+    """Wait until the class sandbox at ``url`` has warmed up (its teacher's health says ``ready``): what it loads
+    then (the city, about 500 MB) is not counted as growth by a test that measures its memory."""
+    import time
+
+    from toolkit.classroom import TEACHER_HEADER, teacher_token
+
+    deadline = time.monotonic() + timeout
+    while not httpx.get(url + "/classroom/health", headers={TEACHER_HEADER: teacher_token(secret)},
+                        timeout=30).json().get("ready"):
+        assert time.monotonic() < deadline, "the class sandbox did not warm up"
+        time.sleep(0.1)
+
+
 def token(name: str) -> str:
     return student_token(SECRET, name)
 

@@ -59,7 +59,9 @@ def test_tiles_answer_under_the_prefix_to_a_student_only(proxied):
         under = b.get(PREFIX + TILE)
         assert under.status_code == 200 and under.headers["content-type"] == "image/png"
         assert under.content.startswith(b"\x89PNG")
-        assert b.get(TILE).content == under.content          # the root still answers (the kernels' address)
+        root = httpx.get(proxied.base_url + TILE, headers={HEADER: b.headers[HEADER]}, timeout=30)
+        assert root.content == under.content                 # the root still answers (the kernels' address)
+        assert b.get(TILE).status_code == 400                # ... at the class sandbox's own names only
         del b.headers[HEADER]
         refused = b.get(PREFIX + "/local/search/keyword.json", params={"query": "해운대"})
         assert refused.status_code == 401 and "TOOLKIT_CLASSROOM_TOKEN" in refused.json()["msg"]
@@ -144,7 +146,9 @@ def log_in(b: httpx.Client, link: str) -> tuple[str, httpx.Response]:
     assert page.status_code == 200 and "id='login'" in page.text, page.text[:300]
     action, data = _form(page.text, "login", link, email="minji@sandbox.test", password="sandbox")
     assert action.startswith(PREFIX + "/auth/oauth/")
-    answer = b.post(action, data=data)
+    # what a browser sends with a form's post: the origin of the page (the hub's, where the browser is)
+    origin = {"Origin": f"http://{b.headers.get('host') or urlsplit(str(b.base_url)).netloc}"}
+    answer = b.post(action, data=data, headers=origin)
     for _ in range(4):                                    # consent (or redirects) until the app's callback
         if answer.status_code in (302, 303):
             location = hub_path(answer.headers["location"])
@@ -155,7 +159,7 @@ def log_in(b: httpx.Client, link: str) -> tuple[str, httpx.Response]:
             continue
         assert answer.status_code == 200, answer.text[:400]
         action, data = _form(answer.text, "consent", str(answer.request.url.raw_path, "ascii"), action="agree")
-        answer = b.post(action, data=data)
+        answer = b.post(action, data=data, headers=origin)
     pytest.fail("the browser never reached the callback")
 
 

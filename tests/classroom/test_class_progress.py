@@ -217,7 +217,7 @@ def test_command_line_progress_is_one_readable_table(tmp_path):
         assert header[:3] == ["student", "last", "activity"] and "error" in header and "not" in header
         rows = {line.split()[0]: line for line in lines[1:]}
         assert set(rows) == {"lee", "mo"}
-        assert f" {e3} " in rows["lee"] + " " and f"{e3} ✗" in rows["lee"] and " 2 " in rows["lee"]
+        assert f" {e3}×1 " in rows["lee"] + " " and f"{e3} ✗" in rows["lee"] and " 2 " in rows["lee"]
         assert "InvalidTokenError -401" in rows["mo"] and " 0 " in rows["mo"]
         for bad in ("NaN", "NaT", "None", "[", "Traceback"):
             assert bad not in done.stdout, bad
@@ -334,3 +334,42 @@ def test_cleared_incidents_stay_cleared_after_a_restart_with_db(tmp_path):
             assert class_incident(jo, "gone") == []
     finally:
         server.stop()
+
+
+# ---------------------------------------------------------------------- attempts, and the kind of the learner's errors
+def test_the_teacher_sees_attempts_per_exercise_and_the_kind_of_the_last_error_the_students_code_raised(room):
+    """Issue 42: ``attempts`` counts each exercise's checks (right or not); ``last_raised`` is the class name of the
+    last error the student's own code raised (sent by the kernel's cell hook), never a message; both are the
+    student's alone and outlive a reset; the command line's table shows the tries of what is not right yet."""
+    from toolkit.cli import progress_table
+
+    teacher = Teacher(room.base_url, SECRET)
+    fay, gus = student(room, "pg-fay"), student(room, "pg-gus")
+    (e1, r1), (e2, _) = stored_exercises(2)
+    for eid, ok in ((e1, False), (e1, False), (e1, True), (e2, False), (e2, False)):
+        fay.sandbox.note_check(eid, ok)
+    gus.status.current()
+    assert fay.sandbox.note_raised("KeyError")["kind"] == "KeyError"
+    fay.sandbox.note_raised("ZeroDivisionError")
+    row = row_of(teacher, "pg-fay")
+    assert row["attempts"] == {e1: 3, e2: 2} and list(row["attempts"]) == [e1, e2]
+    assert row["right"] == [e1] and row["not_yet"] == [e2]
+    assert row["last_raised"] == "ZeroDivisionError"
+    assert pd.Timestamp.now(tz="UTC") - row["last_raised_at"] < pd.Timedelta(minutes=2)
+    other = row_of(teacher, "pg-gus")
+    assert other["attempts"] == {} and other["last_raised"] == "" and pd.isna(other["last_raised_at"])
+    with world_http(room, "pg-fay") as http:                   # only a class name is taken
+        for body in ({"kind": "KeyError: 'secret'"}, {"kind": "x" * 61}, {"kind": "KeyError", "text": "boom"},
+                     {"kind": 3}):
+            refused = http.post("/sandbox/raised", json=body)
+            assert refused.status_code == 400 and refused.json()["code"] == -2, (body, refused.text)
+        assert http.get("/sandbox/raised").json()["raised"][-1]["kind"] == "ZeroDivisionError"
+    assert teacher.reset("pg-fay")["reset"] is True
+    again = row_of(teacher, "pg-fay")
+    assert again["attempts"] == {e1: 3, e2: 2} and again["last_raised"] == "ZeroDivisionError"
+    table = progress_table(teacher.progress())
+    line = next(ln for ln in table.splitlines() if ln.split()[:1] == ["pg-fay"])
+    assert f"{e2}×2" in line and "ZeroDivisionError (" in line and "boom" not in table
+    assert "raised" in table.splitlines()[0]
+    fay.close()
+    gus.close()

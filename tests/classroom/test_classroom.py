@@ -75,7 +75,7 @@ def test_missing_or_wrong_token_is_a_clear_401(room):
         # anonymous callers learn only that the class sandbox is up; the tiles and fonts need a student too
         assert http.get("/classroom/health").json() == {"ok": True}
         teacher = {TEACHER_HEADER: teacher_token(SECRET)}
-        assert set(http.get("/classroom/health", headers=teacher).json()) == {"ok", "worlds"}
+        assert set(http.get("/classroom/health", headers=teacher).json()) == {"ok", "worlds", "ready"}
         for path in ("/sandbox/tiles/12/3493/1613.png", "/sandbox/fonts/NanumGothic.ttf"):
             assert http.get(path).status_code == 401, path
         tile = http.get("/sandbox/tiles/12/3493/1613.png", headers={HEADER: classroom_header("ann", token("ann"))})

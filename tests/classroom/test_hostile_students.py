@@ -34,6 +34,8 @@ from tests.social.conftest import png
 from toolkit.classroom import COOKIE, HEADER, TICKET, classroom_header, read_secret, student_token
 from toolkit.sandbox.classroom import ClassroomServer, Limits
 
+from .conftest import wait_ready
+
 ROOT = Path(__file__).resolve().parents[2]
 MINJI = 4100000001
 UPLOAD = "/api/v1/api/story/upload/multi"
@@ -49,6 +51,7 @@ def served(tmp_path_factory):
     secret = read_secret(secret_file, create=True)
     cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file)]
     with _process(cmd, "toolkit classroom") as (proc, url):
+        wait_ready(url, secret)
         yield SimpleNamespace(proc=proc, url=url, secret=secret, secret_file=secret_file,
                               header=lambda n: {HEADER: classroom_header(n, student_token(secret, n))})
 
@@ -320,40 +323,46 @@ def test_a_students_app_cannot_redirect_off_the_class():
 
 
 def test_webhooks_never_reach_the_hubs_ports_or_metadata(monkeypatch):
+    """Set straight in the world's store (past the registration check), a webhook to anything on this machine but
+    the student's own proven inbox fails as a closed port does; the inbox their kernel opened gets its delivery."""
+    import toolkit
     from tests.events.conftest import Receiver
 
     hub = Receiver(mode="ok").start()                 # stands for the hub's API on this machine
-    student_receiver = Receiver(mode="ok").start()    # the student's own receiver (a notebook's)
     monkeypatch.setenv("JUPYTERHUB_API_URL", f"http://127.0.0.1:{hub.port}/hub/api")
     try:
         with ClassroomServer(SECRET, frozen=True) as room:
-            with httpx.Client(base_url=room.base_url, headers=header_of("mallory"), timeout=30) as http:
-                assert http.get("/sandbox/config").status_code == 200
-            world = room.classroom.world("mallory").sandbox
-            events = world.model("events")
-            events.update_settings("100001", retry_delays=[])
-            targets = {"hub": f"http://127.0.0.1:{hub.port}/hub/api/users",
-                       "metadata": "http://169.254.169.254/latest/meta-data/",
-                       "own port": f"{room.base_url}/sandbox/config",
-                       "closed port": "http://127.0.0.1:9/x",
-                       "student": f"http://127.0.0.1:{student_receiver.port}/share"}
-            notes = {}
-            for label, url in targets.items():
-                world.apps.set_webhooks("100001", share=url)
-                [delivery] = events.share("100001", MINJI, args={"n": 1})
-                deadline = time.monotonic() + 20
-                while time.monotonic() < deadline:
-                    row = world.store.one("SELECT state, note, last_status FROM webhook_deliveries WHERE id = ?",
-                                          delivery)
-                    if row["state"] != "pending":
-                        break
-                    time.sleep(0.05)
-                notes[label] = (row["state"], row["note"], row["last_status"])
-            print(notes)
-            for label in ("hub", "metadata", "own port", "closed port"):
-                assert notes[label] == ("failed", "could not deliver", None), (label, notes[label])
-            assert notes["student"][0] == "delivered" and len(student_receiver.hits) == 1
-            assert hub.hits == []                                   # not one request reached the hub
+            tk = toolkit.connect(classroom=room.base_url, student="mallory", token=student_token(SECRET, "mallory"))
+            inbox = tk.events.inbox()                 # the student's own receiver: it proves itself when registered
+            try:
+                inbox.register()
+                world = room.classroom.world("mallory").sandbox
+                events = world.model("events")
+                events.update_settings("100001", retry_delays=[])
+                targets = {"hub": f"http://127.0.0.1:{hub.port}/hub/api/users",
+                           "metadata": "http://169.254.169.254/latest/meta-data/",
+                           "own port": f"{room.base_url}/sandbox/config",
+                           "closed port": "http://127.0.0.1:9/x",
+                           "octal": f"http://0177.0.0.1:{hub.port}/x",
+                           "student": inbox.urls()["share"]}
+                notes = {}
+                for label, url in targets.items():
+                    world.apps.set_webhooks("100001", share=url)
+                    [delivery] = events.share("100001", MINJI, args={"n": 1})
+                    deadline = time.monotonic() + 20
+                    while time.monotonic() < deadline:
+                        row = world.store.one("SELECT state, note, last_status FROM webhook_deliveries WHERE id = ?",
+                                              delivery)
+                        if row["state"] != "pending":
+                            break
+                        time.sleep(0.05)
+                    notes[label] = (row["state"], row["note"], row["last_status"])
+                print(notes)
+                for label in ("hub", "metadata", "own port", "closed port", "octal"):
+                    assert notes[label] == ("failed", "could not deliver", None), (label, notes[label])
+                assert notes["student"][0] == "delivered" and inbox.wait(1, timeout=10)
+                assert hub.hits == []                                   # not one request reached the hub
+            finally:
+                inbox.stop()
     finally:
         hub.stop()
-        student_receiver.stop()

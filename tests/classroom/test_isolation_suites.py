@@ -71,7 +71,10 @@ class WorldHostile(Hostile):
 def room():
     # the suites send thousands of requests one after another: a share wide enough not to slow them down (the
     # shares themselves are tested in tests/classroom/test_hostile_students.py)
-    server = ClassroomServer(SECRET, frozen=True, limits=Limits(rate=10_000, burst=10_000)).start()
+    # the suite of several apps registers webhooks on this machine's closed ports: the teacher names it
+    # (--webhook-host 127.0.0.1), as no class on a shared machine should (test_anyone_on_the_network.py)
+    server = ClassroomServer(SECRET, frozen=True, limits=Limits(rate=10_000, burst=10_000),
+                             webhook_host="127.0.0.1").start()
     victim = student(server, VICTIM, fresh=True).login_as(4100000001, scopes=["profile", "friends", "talk_message"])
     victim.story.post_note("the victim's story", permission="F")
     victim.sandbox.advance(hours=5)
@@ -133,7 +136,9 @@ def test_codes_and_refresh_tokens_do_not_cross_apps_in_a_world(two_apps, room, m
     assert first.status_code == 200
     cookie = {COOKIE: first.cookies[COOKIE]}
     real = httpx.Client
-    monkeypatch.setattr(helpers, "httpx", SimpleNamespace(Client=lambda **kw: real(cookies=cookie, **kw)))
+    origin = {"Origin": room.base_url}          # what a browser sends with the login pages' forms
+    monkeypatch.setattr(helpers, "httpx", SimpleNamespace(
+        Client=lambda **kw: real(cookies=cookie, headers={**origin, **kw.pop("headers", {})}, **kw)))
     several.test_codes_and_refresh_tokens_do_not_cross_apps(two_apps)
 
 

@@ -10,8 +10,11 @@ Design (the choices, written down):
   files, webhook settings and deliveries, quotas, incidents) served by its own app
   (:func:`~toolkit.sandbox.app.create_app`). Nothing of one world is reachable from another: the world is
   chosen before any route runs, and every model reads only its own sandbox. A world is made on its student's
-  first request (in a worker thread, about 10 ms) and seeded as ``toolkit sandbox`` is (same seed for every
-  world, so every walkthrough's stored outputs match in every world).
+  first request, in the class's world threads (:data:`MAKERS`, side by side: a class arrives at once), seeded as
+  ``toolkit sandbox`` is (same seed for every world, so every walkthrough's stored outputs match in every world);
+  with ``--db`` its file is a copy of one seeded template (SQLite's backup, one fsync). As it starts, the class
+  sandbox warms up in a thread (:meth:`Classroom.warm`: the city's data, one request of each kind, the template),
+  so a lesson's first requests wait on their own worlds only.
 * **The city is shared.** The read-only data (places and addresses, road graph, transit network, tile
   renderer) are process-wide caches keyed by the datasets folder (``local.models._WORLDS``,
   ``navi.graph.road_graph``, ``local.transit.load_network``, ``tiles.render.renderer``); region polygons are
@@ -47,13 +50,24 @@ Design (the choices, written down):
   the class sandbox by 11 MB (1,750 MB when bodies were held whole; uploads are spooled to a temporary file as
   they are read, :class:`~toolkit.sandbox.guard.RequestGuard`).
 * **What a world may point at** (:class:`ClassPolicy`): its apps' redirect URIs stay on the class's own
-  origins (``--allow-origin`` adds more), its webhooks never go to link-local or metadata addresses, nor to the
-  hub's ports or this class sandbox's own on this machine (``--webhook-host``: only the student's own server,
-  in a cluster), and every failed delivery reads ``could not deliver``.
-* **The world's address** is the one its student uses: each request's ``Host`` sets the world's base URL (ID
-  tokens' ``iss``, ``/sandbox/config``), so a class sandbox reached as ``http://classroom:8765`` in a cluster
-  answers with that name without configuration. It is one student's own world, so their ``Host`` changes
-  nothing for anyone else.
+  origins (``--allow-origin`` adds more), never on what a request's ``Host`` says; its webhooks go to the public
+  internet, to the student's own inbox (proved with a nonce signed by the student's token) and to what the
+  teacher names (``--webhook-host``), nowhere else on the machine or its network, in any spelling of an
+  address; a refused target fails as a closed port does (``could not deliver``), and a receiver's answer is read
+  within 64 KiB, sent and decompressed (a gzip bomb fails ``answer too large``).
+* **Anyone on the network** (not only a student with a token): every connection is bounded before its head is
+  parsed (:mod:`toolkit.sandbox.connections`: a head within ``--header-timeout`` 10 s and 64 KiB, a body never
+  idle 30 s, ``--max-connections-per-address`` 2,048 and ``--max-connections`` 8,192, the oldest idle one
+  closed first); requests at the class sandbox's own address answer only to the names it is configured for
+  (:data:`LOCAL_HOSTS`, ``--trusted-host``, the host of ``JUPYTERHUB_PUBLIC_URL``); refused and anonymous
+  requests (a wrong token, no token, health checks, logins through the hub) take a turn per sender's address
+  (:attr:`Classroom.anonymous`: 20 a second, bursts of 100; past it held a second, then 429), so a flood costs
+  its sender; a browser's session changes a world only from the page's own origin (``Origin``, else ``Referer``,
+  must name the request's host: a page on another port of the same host is refused).
+* **The world's address** is the one its student uses, among the configured names: each request's ``Host`` (one
+  of the trusted hosts) sets the world's base URL (ID tokens' ``iss``, ``/sandbox/config``), so a class sandbox
+  reached as ``http://toolkit-classroom:8765`` in a cluster (``--trusted-host toolkit-classroom``) answers with
+  that name.
 * **Resets.** ``POST /sandbox/reset`` (``connect(fresh=True)``) replaces the student's world by a fresh one;
   the teacher's ``POST /classroom/worlds/<name>/reset`` does the same. Class incidents posted by the teacher in
   the last ``hours`` (wall time) are played again in a fresh or new world, so the status lesson survives a
@@ -63,9 +77,12 @@ Design (the choices, written down):
   creation time, last activity and call count; the class incidents), and each world is its own SQLite file in
   the folder ``FILE.worlds/`` next to it (``<name>.<random>.sqlite3``; names that are not lower-case ASCII get
   a hash). After a restart a world is opened again on its student's next request (or the teacher's incident);
-  a reset world gets a new file and the old one is deleted. The files are 0600 in a 0700 folder. A request
-  that may change a world's data writes its world's activity first (so a kill -9 loses no write's count), the
-  others every :data:`FLUSH_EVERY` seconds, and stopping writes all. Without ``--db`` everything lives in memory.
+  a reset world gets a new file and the old one is deleted. The files are 0600 in a 0700 folder, in WAL mode with
+  ``synchronous = NORMAL`` (a commit is in the log before it is acknowledged: a kill -9 loses none; a power cut
+  may take back the last ones). A request that may change a world's data writes its world's activity first (so a
+  kill -9 loses no write's count), the reads of the worlds used are written :data:`FLUSH_EVERY` (2) seconds later
+  in a thread (a kill -9 loses at most that much read activity), and stopping writes all. Without ``--db``
+  everything lives in memory.
 * **The teacher** calls ``/classroom/...`` with ``X-Toolkit-Classroom-Teacher: <teacher token>`` (derived from
   the class secret, which never travels): ``GET /classroom/worlds``, ``POST /classroom/worlds/<name>/reset``,
   ``POST /classroom/incidents {"api", "status", "hours", "started_minutes_ago", "note"}``, ``GET
@@ -74,7 +91,8 @@ Design (the choices, written down):
 * **Progress.** A student's kernel tells its world each self-check's verdict (``POST /sandbox/checks``: exercise
   id and right or not, never the answer); the class sandbox keeps them per student in the registry
   (:data:`PROGRESS`, across the student's resets), with the last error answer of the student's world (its status
-  and the keys that say its kind, never its message; written with the activity).
+  and the keys that say its kind, never its message; written with the activity) and the kind of the last error the
+  student's own code raised (``POST /sandbox/raised``: the exception's class name only).
 
 >>> server = ClassroomServer("a-class-secret-of-32-characters!").start()      # doctest: +SKIP
 >>> import toolkit, toolkit.classroom as tc                                  # doctest: +SKIP
@@ -96,6 +114,7 @@ import secrets as _secrets
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, unquote, urlencode
 
 from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError,
@@ -107,13 +126,18 @@ from .app import Sandbox, create_app
 from .clock import DEFAULT_START
 from .store import Store
 
+if TYPE_CHECKING:
+    from .connections import ConnectionLimits
+
 __all__ = ["Classroom", "ClassroomServer", "World", "Limits", "MEASURED"]
 
 MEASURED = ("0.6 MB resident per extra world after a walkthrough's calls: 597 MB with 60 worlds, the city loaded "
             "once; 60 students at ten times a walkthrough's pace: p95 9 ms, p99 11 ms; 960 students (one world each, "
             "one webhook worker for all, the heap frozen as each world is made) met p95 ≤ 50 ms (21 ms, p99 46 ms, "
             "0.4 cores) on a 2-core machine that also ran their load, 1920 did not (python "
-            "tests/bench/bench_classroom.py, its parts 2 to 4)")
+            "tests/bench/bench_classroom.py, its parts 2 to 4); 1,000 students arriving at a lesson's start (400 within "
+            "5 s) all got their world within 0.16 s, then at a walkthrough's pace p95 21 ms, 0.32 cores, 1,033 MB "
+            "(tests/bench/bench_class_load.py)")
 """What a world costs and what one class sandbox serves; the local model's own bounded request log and region-word
 caches grow on top with use."""
 
@@ -125,6 +149,16 @@ SESSION_SECONDS = 8 * 3600
 """How long a browser session (the cookie a spent ticket sets) lasts: a school day."""
 SESSIONS_MAX = 20_000
 """Browser sessions held at most, all students together (the oldest goes first)."""
+
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+"""Host names a class sandbox always answers to (its own machine); ``--trusted-host`` adds the names it is reached
+by elsewhere (``toolkit-classroom`` in a cluster), and a hub's ``JUPYTERHUB_PUBLIC_URL`` its host."""
+ANYONE_RATE, ANYONE_BURST = 500.0, 1000
+"""Refused and anonymous requests of all senders together, a second and at once (past it they are held, as one
+sender's are past their own share): a forwarded address anyone can write cannot multiply the shares without bound."""
+PEERS_MAX = 65_536
+"""Senders' addresses whose refused and anonymous requests are counted at once (the oldest is forgotten past it)."""
 
 
 class Limits:
@@ -194,13 +228,31 @@ class _Share:
         self.queue: "collections.deque[asyncio.Future]" = collections.deque()
 
 
+WARM_PATHS = (
+    "/local/v2/local/search/keyword.json?query=%ED%95%B4%EC%9A%B4%EB%8C%80&x=129.16&y=35.16&radius=5000",
+    "/local/v2/local/search/address.json?query=%EB%B6%80%EC%82%B0%EC%A7%84%EA%B5%AC%20%EC%A0%84%ED%8F%AC%EB%8F%99"
+    "%20341-17",
+    "/local/v2/local/search/category.json?category_group_code=CE7&x=129.0592&y=35.1579&radius=500",
+    "/local/v2/local/geo/coord2regioncode.json?x=129.0592&y=35.1579",
+    "/navi/v1/directions?origin=129.1586,35.1631&destination=129.0592,35.1579",
+    "/status/api/health/current?lang=en",
+    "/sandbox/tiles/14/14065/6480.png",
+)
+"""The requests :meth:`Classroom.warm` sends the city's app as the class sandbox starts (a keyword, address and
+category search, a region, a route, the status, a tile)."""
+
+MAKERS = 16
+"""Threads that make worlds at once (a class arriving together: 300 first requests took 201 time-outs when worlds were
+made one at a time)."""
+
 THAW_MIN = 16
 """Worlds replaced (reset) at least between two thaws of the frozen heap (see :meth:`Classroom._freeze`)."""
 
-FLUSH_EVERY = 15.0
-"""Seconds between writes of every loaded world's activity (last activity, call counts) to the registry; a request
-that may change a world's data (any method but GET, HEAD, OPTIONS) writes its world's at once, and stopping the
-class sandbox (SIGTERM, SIGINT) writes them all."""
+FLUSH_EVERY = 2.0
+"""Seconds between writes of the activity (last activity, call counts) of the worlds used since the last write to the
+registry, in a worker thread (a kill -9 loses at most this much read activity); a request that may change a world's
+data (any method but GET, HEAD, OPTIONS) writes its world's at once, before it runs, and stopping the class sandbox
+(SIGTERM, SIGINT) writes them all."""
 
 REGISTRY = """
 CREATE TABLE IF NOT EXISTS students (
@@ -223,10 +275,11 @@ CREATE TABLE IF NOT EXISTS class_errors (
     path TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS class_incidents_cleared (id INTEGER PRIMARY KEY, cleared REAL NOT NULL);
+CREATE TABLE IF NOT EXISTS class_raised (student TEXT PRIMARY KEY, kind TEXT NOT NULL, at REAL NOT NULL);
 """
 """The teacher's progress table and cleared incidents, beside :data:`REGISTRY`: each student's self-check verdicts
-(``POST /sandbox/checks`` of their world, kept across their resets), the last error their world answered, the
-class incidents taken back."""
+(``POST /sandbox/checks`` of their world, kept across their resets), the last error their world answered, the kind
+of the last error their own code raised (``POST /sandbox/raised``: a class name), the class incidents taken back."""
 
 CLASS_PLAYS = "class_incidents"
 """The ``meta`` key of a world's store that maps each class incident played in it to the world's own incident id."""
@@ -242,10 +295,16 @@ _TEACHER = TEACHER_HEADER.lower().encode()
 _HOST_RE = re.compile(rb"[A-Za-z0-9.\-]+(:[0-9]{1,5})?|\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 
 
-HUB_PORTS = (8000, 8001, 8081)
-"""JupyterHub's default ports (its proxy's public and API ports, the hub's own API): never a webhook's target on
-this machine, nor the hub API's port named by ``JUPYTERHUB_API_URL``, nor the class sandbox's own."""
 _LOOPBACK_NAMES = ("localhost", "127.0.0.1", "::1")
+_LABEL = re.compile(r"(?!-)[a-z0-9_-]{1,63}(?<!-)")
+_NUMERIC_LABEL = re.compile(r"(0x[0-9a-f]*|[0-9]+)")
+
+PROOF_SECONDS = 1.0
+"""How long the class sandbox waits for a student's inbox to prove it is theirs (:data:`toolkit.classroom.
+INBOX_PROOF_PATH`); a refused registration is answered after exactly this long, whatever was (or was not) there."""
+ANSWER_BYTES = 64 * 1024
+"""Bytes of a webhook's answer read at most, as sent and once decompressed: past either, the answer is dropped and
+the delivery failed ``answer too large`` (the spec's answers are a status and at most a short JSON object)."""
 
 
 def _origin(url: str) -> str | None:
@@ -265,20 +324,82 @@ def _origin(url: str) -> str | None:
     return f"{parts.scheme}://{host}" + (f":{port}" if port not in (None, default) else "")
 
 
+def webhook_target(url) -> "tuple[str, str, int] | str":
+    """``(scheme, host, port)`` of a webhook URL a class accepts, else why not. The host is a DNS name or an
+    address in its one canonical form: the other spellings of an address that resolvers accept (``0177.0.0.1``,
+    ``0x7f.1``, ``2130706433``, ``127.1``, a zone index) are refused, so what is checked is what is reached.
+
+    >>> webhook_target("https://hooks.example.org/share")
+    ('https', 'hooks.example.org', 443)
+    >>> webhook_target("http://0177.0.0.1:8000/x")
+    "the webhook URL's host is neither a name nor an address in its usual form: '0177.0.0.1'"
+    """
+    import ipaddress
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str) or len(url) > 2048:
+        return "a webhook URL is text of at most 2048 characters"
+    try:
+        parts = urlsplit(url.strip())
+        port = parts.port
+    except ValueError:
+        return "the webhook URL does not parse (its host or port)"
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "a webhook URL is an absolute http(s) URL"
+    host = parts.hostname.lower()
+    port = port or {"http": 80, "https": 443}[parts.scheme]
+    if "%" in host:
+        return f"the webhook URL's host has a zone index: {host[:100]!r}"
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        address = None
+    if address is not None:
+        if address.version == 4 and str(address) != host:
+            return f"the webhook URL's host is neither a name nor an address in its usual form: {host[:100]!r}"
+        return parts.scheme, str(address), port
+    labels = host[:-1].split(".") if host.endswith(".") else host.split(".")
+    if (len(host) > 253 or not all(_LABEL.fullmatch(label) for label in labels)
+            or any(_NUMERIC_LABEL.fullmatch(label) for label in labels[-1:])):
+        return f"the webhook URL's host is neither a name nor an address in its usual form: {host[:100]!r}"
+    return parts.scheme, host, port
+
+
+def _inside(address) -> bool:
+    """Whether an address is not on the public internet: loopback, private, link-local, unspecified, multicast,
+    reserved, shared, and the IPv4 address inside an IPv4-mapped, 6to4, Teredo or NAT64 address that is."""
+    import ipaddress
+
+    embedded = getattr(address, "ipv4_mapped", None) or getattr(address, "sixtofour", None)
+    teredo = getattr(address, "teredo", None)
+    if teredo:
+        embedded = teredo[1]
+    if address.version == 6 and address in ipaddress.ip_network("64:ff9b::/96"):
+        embedded = ipaddress.ip_address(int(address) & 0xFFFFFFFF)
+    if embedded is not None and _inside(embedded):
+        return True
+    return not address.is_global or address.is_multicast
+
+
 class ClassPolicy:
     """What a student's world may point at, in a class: its apps' redirect URIs and web domains, and its webhooks.
 
     * **Apps' URLs** (``redirect_uris``, ``logout_redirect_uris``, ``web_domains``, set with ``POST
       /sandbox/apps`` or ``PATCH /sandbox/apps/{id}``) stay on the class's own origins: the class sandbox's
-      address as the world knows it, the origin the request came through (the hub's, where the student's own
-      server is too), the browser's own machine (``localhost``, ``127.0.0.1``, ``[::1]``, any port: the demo
-      app's ``http://localhost:8765/callback``), and the origins the teacher allows (``--allow-origin``).
-      Anything else is HTTP 400: a world's app cannot send a visitor off-site.
-    * **Webhooks** are never delivered to link-local addresses (``169.254.0.0/16``, ``fe80::/10``: cloud
-      metadata), unspecified or multicast ones, nor on this machine to the hub's ports (:data:`HUB_PORTS`, the
-      port of ``JUPYTERHUB_API_URL``) or the class sandbox's own. With ``webhook_host`` (a cluster: e.g.
-      ``jupyter-{name}``) only that host, the student's own server, is a target. A refused target and a target
-      that does not answer read the same in the delivery log: ``could not deliver`` (no port map).
+      configured address (never what a request's ``Host`` says), the hub's public origin
+      (``JUPYTERHUB_PUBLIC_URL``, where the students' own servers are too), the browser's own machine
+      (``localhost``, ``127.0.0.1``, ``[::1]``, any port: the demo app's ``http://localhost:8765/callback``), and
+      the origins the teacher allows (``--allow-origin``). Anything else is HTTP 400: a world's app cannot send a
+      visitor off-site.
+    * **Webhooks** go to the public internet, to the student's own receiver and to what the teacher names, nowhere
+      else. A URL whose host is not a name or an address in its usual form is refused when it is registered
+      (:func:`webhook_target`). At delivery, a target that resolves to any address that is not public (loopback,
+      private, link-local, unspecified, multicast, reserved, in any encoding: :func:`_inside`) is refused unless
+      it is the student's own receiver on this machine — an inbox their kernel opened, which proved it is theirs
+      when it was registered (:data:`toolkit.classroom.INBOX_PROOF_PATH`, a nonce signed with the student's token)
+      — or the host the teacher names (``webhook_host``, e.g. ``jupyter-{name}`` in a cluster: the student's own
+      server). A refused target reads exactly like a closed port in the delivery log: ``could not deliver``, no
+      status, no time spent; a refused registration is answered after :data:`PROOF_SECONDS` whatever was there.
 
     >>> policy = ClassPolicy(allowed=["https://apps.school.example"])
     >>> policy.origin_ok("https://apps.school.example/cb", {"http://127.0.0.1:8765"})
@@ -287,23 +408,22 @@ class ClassPolicy:
     False
     >>> policy.webhook_refusal("http://169.254.169.254/latest/meta-data", "ann")
     'could not deliver'
+    >>> policy.webhook_refusal("http://127.0.0.1:8000/hub/api", "ann")
+    'could not deliver'
     """
 
-    def __init__(self, allowed=(), webhook_host: str | None = None, own_port: "callable | None" = None):
+    def __init__(self, allowed=(), webhook_host: str | None = None, token_of: "callable | None" = None):
         self.allowed = {o for o in (_origin(a) for a in allowed) if o}
         bad = [a for a in allowed if not _origin(a)]
         if bad:
             raise ClassroomError(f"an allowed origin is an http(s) address like https://apps.school.example: "
                                  f"{bad[0][:100]!r}")
+        hub = _origin(os.environ.get("JUPYTERHUB_PUBLIC_URL", ""))
+        if hub:
+            self.allowed.add(hub)
         self.webhook_host = webhook_host
-        self._own_port = own_port
-        ports = set(HUB_PORTS)
-        api = os.environ.get("JUPYTERHUB_API_URL", "")
-        if _origin(api):
-            from urllib.parse import urlsplit
-
-            ports.add(urlsplit(api).port or {"http": 80, "https": 443}[urlsplit(api).scheme])
-        self.hub_ports = ports
+        self._token_of = token_of                        # student → their token (None: unknown)
+        self._receivers: dict[str, set[tuple[str, int]]] = {}   # student → (host, port) of their proven inboxes
 
     def origin_ok(self, url: str, own: "set[str]") -> bool:
         from urllib.parse import urlsplit
@@ -314,10 +434,11 @@ class ClassPolicy:
         return origin in own or origin in self.allowed or urlsplit(url.strip()).hostname in _LOOPBACK_NAMES
 
     def check_app_urls(self, request, settings: dict) -> None:
-        """Raise the API's 400 when an app setting points off the class's origins (see the class docstring)."""
+        """Raise the API's 400 when an app setting points off the class's origins (see the class docstring). The
+        class's own origin is the world's configured address, never the request's ``Host``."""
         from .web import api_error
 
-        own = {o for o in (_origin(str(request.base_url)), _origin(request.app.state.sandbox.base_url or "")) if o}
+        own = {o for o in (_origin(request.app.state.sandbox.base_url or ""),) if o}
         for key in ("redirect_uris", "logout_redirect_uris", "web_domains"):
             for url in settings.get(key, ()):
                 if not self.origin_ok(url, own):
@@ -325,38 +446,99 @@ class ClassPolicy:
                                              f"({', '.join(sorted(own | self.allowed))}, or localhost); the "
                                              "teacher allows more with `toolkit classroom --allow-origin ORIGIN`")
 
-    def webhook_refusal(self, url: str, student: str) -> str | None:
-        """None when ``student``'s world may deliver to ``url``, else what the delivery log says."""
+    # ------------------------------------------------------------------ webhooks
+    def _named(self, host: str, student: str) -> bool:
+        return self.webhook_host is not None and host == self.webhook_host.replace("{name}", student).lower()
+
+    @staticmethod
+    def _addresses(host: str, port: int) -> list:
         import ipaddress
         import socket
-        from urllib.parse import urlsplit
 
-        refused = "could not deliver"
-        try:
-            parts = urlsplit(url)
-            host, port = parts.hostname, parts.port or {"http": 80, "https": 443}.get(parts.scheme)
-        except ValueError:
-            return refused
-        if not host or port is None:
-            return refused
-        if self.webhook_host is not None:
-            wanted = self.webhook_host.replace("{name}", student).lower()
-            if host.lower() != wanted:
-                return refused
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-        except (OSError, UnicodeError):
+            return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+        except (OSError, UnicodeError, ValueError):
+            return []
+
+    async def check_webhooks(self, urls: dict, student: str) -> None:
+        """Refuse (HTTP 400, before anything is stored) a webhook URL a class does not deliver to: malformed, or on
+        this machine and not the student's own inbox. An inbox on this machine proves it is the student's (a nonce
+        signed with their token); a refusal of that kind is answered after :data:`PROOF_SECONDS`, whatever was
+        there, so it maps no port."""
+        import asyncio
+
+        from .web import api_error
+
+        for kind, url in urls.items():
+            if not url:
+                continue
+            target = webhook_target(url)
+            if isinstance(target, str):
+                raise api_error(400, -2, f"{kind[:40]}: {target}")
+        started = asyncio.get_running_loop().time()
+        for kind, url in urls.items():
+            if not url:
+                continue
+            target = webhook_target(url)
+            assert not isinstance(target, str)      # refused above
+            scheme, host, port = target
+            if self._named(host, student) or (host, port) in self._receivers.get(student, ()):
+                continue
+            addresses = await asyncio.to_thread(self._addresses, host, port)
+            if addresses and self.webhook_host is None and not any(_inside(a) for a in addresses):
+                continue                                  # the public internet (checked again at delivery)
+            if addresses and all(a.is_loopback for a in addresses) and await self._prove(scheme, host, port,
+                                                                                          student):
+                self._receivers.setdefault(student, set()).add((host, port))
+                continue
+            await asyncio.sleep(max(0.0, started + PROOF_SECONDS - asyncio.get_running_loop().time()))
+            raise api_error(400, -2, f"{kind[:40]}: the class sandbox does not deliver to {str(url)[:100]!r}: a "
+                                     "webhook goes to the public internet, to your own inbox (tk.events.inbox() "
+                                     "proves it is yours) or to the host the teacher names (`toolkit classroom "
+                                     "--webhook-host`)")
+
+    async def _prove(self, scheme: str, host: str, port: int, student: str) -> bool:
+        import httpx
+
+        from ..classroom import INBOX_PROOF_PATH, inbox_proof
+
+        token = self._token_of(student) if self._token_of else None
+        if not token:
+            return False
+        nonce = _secrets.token_urlsafe(24)
+        netloc = f"[{host}]" if ":" in host else host
+        try:
+            async with httpx.AsyncClient(trust_env=False, follow_redirects=False, timeout=PROOF_SECONDS) as http:
+                async with http.stream("GET", f"{scheme}://{netloc}:{port}{INBOX_PROOF_PATH}",
+                                       params={"nonce": nonce}, headers={"Accept-Encoding": "identity"}) as resp:
+                    body = b""
+                    async for chunk in resp.aiter_raw():
+                        body += chunk
+                        if len(body) > 1024:
+                            return False
+            proof = json.loads(body).get("proof") if resp.status_code == 200 else None
+        except (httpx.HTTPError, ValueError, AttributeError, UnicodeDecodeError):
+            return False
+        return isinstance(proof, str) and hmac.compare_digest(proof, inbox_proof(token, nonce))
+
+    def webhook_refusal(self, url: str, student: str) -> str | None:
+        """None when ``student``'s world may deliver to ``url`` now, else what the delivery log says (``could not
+        deliver``, as for a closed port). Never raises."""
+        refused = "could not deliver"
+        target = webhook_target(url)
+        if isinstance(target, str):
             return refused
-        own = self._own_port() if self._own_port else None
-        for info in infos:
-            address = ipaddress.ip_address(info[4][0].split("%", 1)[0])
-            mapped = getattr(address, "ipv4_mapped", None)
-            address = mapped or address
-            if address.is_link_local or address.is_unspecified or address.is_multicast or str(address) in (
-                    "100.100.100.200", "fd00:ec2::254"):
-                return refused
-            if address.is_loopback and (port in self.hub_ports or port == own):
-                return refused
+        _, host, port = target
+        if self._named(host, student):
+            return None
+        addresses = self._addresses(host, port)
+        if not addresses:
+            return refused
+        if (host, port) in self._receivers.get(student, ()) and all(a.is_loopback for a in addresses):
+            return None                  # the student's own inbox on this machine
+        if self.webhook_host is not None or any(_inside(a) for a in addresses):
+            return refused               # a cluster: only the student's own server; else the public internet
         return None
 
 
@@ -409,11 +591,24 @@ class Classroom:
                  clock_start: str = DEFAULT_START, frozen: bool = False, clock: str = "virtual",
                  latency: "Latency | str | None" = None, base_url: str | None = None, prefix: str | None = None,
                  limits: "Limits | None" = None, secret_file: "str | os.PathLike | None" = None,
-                 allow_origins=(), webhook_host: str | None = None, hub=None):
+                 allow_origins=(), webhook_host: str | None = None, hub=None, trusted_hosts=(),
+                 anonymous: "Limits | None" = None):
         self._secret = Secret(secret)
+        self.trusted_hosts = {h.strip().lower().strip("[]") for h in (*LOCAL_HOSTS, *trusted_hosts) if h.strip()}
+        public = _origin(os.environ.get("JUPYTERHUB_PUBLIC_URL", ""))
+        if public:
+            from urllib.parse import urlsplit
+
+            self.trusted_hosts.add(urlsplit(public).hostname)
+        self._hosts_ok: set[bytes] = set()        # Host values seen and trusted (a few)
+        # every connection of a sender may be held (their count is bounded: toolkit.sandbox.connections), so a
+        # flood's connections do not spin on answers given at once
+        self.anonymous = anonymous or Limits(concurrent=4096, rate=20, burst=100)
+        self._peers: dict[str, _Share] = {}       # refused and anonymous requests' shares, by the sender's address
+        self._everyone = _Share(ANYONE_BURST)      # ... and all of them together
         self.prefix = normalize_prefix(prefix)
         self.limits = limits or Limits()
-        self.policy = ClassPolicy(allow_origins, webhook_host, own_port=self._own_port)
+        self.policy = ClassPolicy(allow_origins, webhook_host, token_of=self._token_of)
         self._tickets: dict[str, tuple[str, float]] = {}       # ticket → (student, until): no token is kept
         # session id → (student, generation, until, the hub's session id on this browser when it was made)
         self._sessions: dict[str, tuple[str, int, float, str | None]] = {}
@@ -433,6 +628,9 @@ class Classroom:
             _private(self.folder, 0o700)     # the students' stories and messages: the class sandbox's user only
             _private(Path(db), 0o600)
         self.registry = Store(db or ":memory:")
+        # WAL with synchronous NORMAL: a commit survives a kill -9 (it is in the log), only a power cut may take the
+        # last ones back; a class arriving at once then waits on no fsync per student's row
+        self.registry.db.execute("PRAGMA synchronous = NORMAL")
         self.registry.script(REGISTRY)
         self.registry.script(PROGRESS)
         self._errors: dict[str, tuple] = {}        # student → the last error their world answered, not yet written
@@ -440,7 +638,14 @@ class Classroom:
         self._tokens: dict[str, str] = {}          # name → token, for names seen with the right token
         self._lock = threading.RLock()
         self._city: tuple | None = None
+        self.ready = threading.Event()             # set once warm(): a first world waits on nothing more
+        self._template = None                      # a seeded store every new world file is copied from
+        self._template_lock = threading.Lock()
+        self._making: dict[str, threading.Lock] = {}   # a lock per world being made: worlds are made side by side
         self._flushed = time.monotonic()
+        self._used: set[str] = set()               # worlds used since their activity was last written
+        self._flushing = None                      # the write of the activity to come (a timer), under way (a future)
+        self._maker = None                         # the threads that make worlds (fsync-bound: many at once)
         self._dropped = 0                          # worlds replaced since the heap was last thawed
         self.hub = hub                             # a HubLogin (classroom_hub): browsers are the hub's users
         if hub is not None:
@@ -471,6 +676,12 @@ class Classroom:
             self._revoked_stamp = (now, key)
         return self._revoked.get(name, 0)
 
+    def _token_of(self, name: str) -> str | None:
+        """Student ``name``'s token now (None for a name that is not a student's)."""
+        if not NAME_RE.fullmatch(name):
+            return None
+        return student_token(self._secret, name, self.generation(name))
+
     def check(self, name: str, token: str) -> bool:
         """Whether ``token`` is student ``name``'s (constant time; a revoked token is not)."""
         generation = self.generation(name)
@@ -485,52 +696,130 @@ class Classroom:
         return True
 
     # ------------------------------------------------------------------ worlds
-    def _new_sandbox(self, file: str | None) -> Sandbox:
+    def _new_sandbox(self, file: str | None, fresh: bool = True) -> Sandbox:
+        """A world's sandbox: in memory (``file`` None), or in ``file`` of the worlds folder — opened again when it
+        exists (``fresh=False``), else copied from the class's template (a store seeded once as every world is,
+        written whole by SQLite's backup: a few milliseconds, where seeding a file took 85)."""
         path = ":memory:" if file is None else str(self.folder / file)
         if file is not None:
             _private(Path(path), 0o600)      # SQLite gives its -wal and -shm files the database file's mode
-        return Sandbox(path, **self._options, base_url=self.base_url)
+            if fresh:
+                self._copy_template(path)
+        sandbox = Sandbox(path, **self._options, base_url=self.base_url)
+        if file is not None:
+            # WAL with synchronous NORMAL, as the registry: a commit survives a kill -9 (it is in the log); only a
+            # power cut may take the last ones back. With FULL every request's write (its quota count) waited for
+            # the disk on the event loop: 300 students' p95 was 1.5 s at 0.14 cores
+            sandbox.store.db.execute("PRAGMA synchronous = NORMAL")
+        return sandbox
+
+    def warm(self) -> None:
+        """Make what every first world needs before the first student asks (:class:`ClassroomServer` runs it in a
+        thread as it starts): the sandbox's machinery, the city's read-only data (places, road graph, tiles) and,
+        with ``--db``, the worlds' template. A lesson's first requests then wait on their own worlds only: loaded by
+        the first search on the event loop, the city held every request of a class arriving at once for seconds
+        (30 students' first requests waited up to 4.8 s; the first world alone took 1.2 s)."""
+        try:
+            import httpx
+
+            city, app = self._city_app()
+            # one of each kind of request a walkthrough makes, answered by the city's own app here in a thread: what
+            # they load once per process (places and their index, road graph and its first route, tile renderer)
+            # is not loaded by a student's first request on the event loop (seconds, every request behind it)
+            key = {"Authorization": f"ServiceAK {city.apps.public_config()['rest_api_key']}"}
+
+            async def ask():
+                async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url="http://127.0.0.1",
+                                             headers=key) as http:
+                    for path in WARM_PATHS:
+                        await http.get(path)
+            asyncio.run(ask())
+            if self.folder is not None:
+                import tempfile
+
+                with tempfile.TemporaryDirectory(prefix="toolkit-warm-") as folder:
+                    self._copy_template(str(Path(folder) / "warm.sqlite3"))
+        except Exception as exc:  # noqa: BLE001 — only slower first requests: they load what they need themselves
+            import logging
+
+            logging.getLogger("toolkit.sandbox.classroom").warning("warming up failed: %s", type(exc).__name__)
+        finally:
+            self.ready.set()
+
+    def _clock_state(self) -> dict:
+        """A new world's clock (as :class:`~toolkit.sandbox.clock.Clock` starts one): it starts now."""
+        from .clock import _parse
+
+        return {"virtual": _parse(self._options["clock_start"]), "real": time.time(),
+                "frozen": bool(self._options["frozen"])}
+
+    def _copy_template(self, path: str) -> None:
+        import sqlite3
+
+        with self._template_lock:
+            if self._template is None:       # seeded as every world is; each copy starts its own clock when opened
+                made = Sandbox(":memory:", **self._options)
+                made.store.execute("DELETE FROM meta WHERE key = 'clock'")
+                self._template = made.store.db
+            target = sqlite3.connect(path)
+            try:       # written whole, in WAL mode already (as the world's store opens it), then made durable once
+                target.execute("PRAGMA synchronous = OFF")
+                self._template.backup(target)
+                target.execute("PRAGMA journal_mode = WAL")
+                target.execute("INSERT INTO meta (key, value) VALUES ('clock', ?)", (json.dumps(self._clock_state()),))
+                target.commit()
+            finally:
+                target.close()
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
 
     def _new_file(self, name: str) -> str | None:
         return None if self.folder is None else f"{_file_stem(name)}.{_secrets.token_hex(4)}.sqlite3"
 
-    def _own_port(self) -> int | None:
-        from urllib.parse import urlsplit
-
-        try:
-            return urlsplit(self.base_url).port if self.base_url else None
-        except ValueError:
-            return None
-
     def _build(self, name: str, sandbox: Sandbox, created: float, calls: int, file: str | None) -> World:
         sandbox.class_policy = (self.policy, name)        # its apps' URLs and its webhooks stay in the class
         sandbox.on_check = lambda row: self._note_check(name, row)   # its self-checks outlive its resets
+        sandbox.on_raised = lambda row: self._note_raised(name, row)
         app = create_app(sandbox)
         app.state.reset = lambda: self.reset(name)       # POST /sandbox/reset: this world only
         return World(name, sandbox, LatencyMiddleware(app, self.latency), created, calls, file)
 
     def world(self, name: str) -> World:
-        """Student ``name``'s world, made (or opened again from ``--db``) on first use."""
+        """Student ``name``'s world, made (or opened again from ``--db``) on first use. Worlds of different students
+        are made side by side (a lock per world; the class's lock only for the registry's row), so a class arriving
+        at once does not queue behind one world at a time."""
         found = self._worlds.get(name)
         if found is not None:
             return found
         with self._lock:
+            making = self._making.setdefault(name, threading.Lock())
+        with making:
             found = self._worlds.get(name)
             if found is not None:
                 return found
             row = self.registry.one("SELECT * FROM students WHERE name = ?", name)
             if row is not None and (row["file"] is None) == (self.folder is None):
-                world = self._build(name, self._new_sandbox(row["file"]), row["created"], row["calls"], row["file"])
+                world = self._build(name, self._new_sandbox(row["file"], fresh=False), row["created"], row["calls"],
+                                    row["file"])
                 world.last_activity = row["last_activity"]
             else:
                 now, file = time.time(), self._new_file(name)
                 world = self._build(name, self._new_sandbox(file), now, 0, file)
-                self.registry.execute("INSERT INTO students (name, file, created, last_activity, calls) "
-                                      "VALUES (?, ?, ?, ?, 0) ON CONFLICT(name) DO UPDATE SET file = excluded.file",
-                                      name, file, now, now)
+                with self._lock:
+                    self.registry.execute("INSERT INTO students (name, file, created, last_activity, calls) VALUES "
+                                          "(?, ?, ?, ?, 0) ON CONFLICT(name) DO UPDATE SET file = excluded.file",
+                                          name, file, now, now)
                 self._replay_incidents(world.sandbox)
-            self._worlds[name] = world
-            self._freeze()
+            with self._lock:
+                if name in self._worlds:          # reset (or the teacher) made one meanwhile: theirs stands
+                    world.sandbox.model("events").stop()
+                    return self._worlds[name]
+                self._worlds[name] = world
+                self._making.pop(name, None)
+                self._freeze()
             return world
 
     def _freeze(self, dropped: int = 0) -> None:
@@ -584,9 +873,10 @@ class Classroom:
         return [r["name"] for r in self.registry.all("SELECT name FROM students ORDER BY created, name")]
 
     def flush(self) -> None:
-        """Write the loaded worlds' last activity and call counts to the registry."""
+        """Write the last activity and call counts of the worlds used since the last write to the registry."""
         self._flushed = time.monotonic()
-        rows = [(w.last_activity, w.calls, w.name) for w in list(self._worlds.values())]
+        used, self._used = self._used, set()
+        rows = [(w.last_activity, w.calls, w.name) for w in (self._worlds.get(n) for n in used) if w is not None]
         if rows:
             with self.registry.tx() as db:
                 db.executemany("UPDATE students SET last_activity = ?, calls = ? WHERE name = ?", rows)
@@ -697,10 +987,16 @@ class Classroom:
     def _note_check(self, name: str, row: dict) -> None:
         """Keep a self-check verdict of ``name``'s world (``POST /sandbox/checks``), across the world's resets."""
         with self.registry.tx() as db:
-            cur = db.execute("INSERT INTO class_checks (student, exercise, lesson, ok, at) VALUES (?, ?, ?, ?, ?)",
+            db.execute("INSERT INTO class_checks (student, exercise, lesson, ok, at) VALUES (?, ?, ?, ?, ?)",
                              (name, row["exercise"], row["lesson"], int(bool(row["ok"])), float(row["at"])))
             db.execute("DELETE FROM class_checks WHERE student = ? AND id <= (SELECT id FROM class_checks WHERE "
                        "student = ? ORDER BY id DESC LIMIT 1 OFFSET ?)", (name, name, CHECKS_PER_STUDENT))
+
+    def _note_raised(self, name: str, row: dict) -> None:
+        """Keep the kind of the last error ``name``'s own code raised (``POST /sandbox/raised``), across resets."""
+        with self.registry.tx() as db:
+            db.execute("INSERT INTO class_raised (student, kind, at) VALUES (?, ?, ?) ON CONFLICT(student) DO UPDATE "
+                       "SET kind = excluded.kind, at = excluded.at", (name, str(row["kind"]), float(row["at"])))
 
     def _flush_errors(self) -> None:
         """Write the last error each student's world answered (kept in memory as they happen) to the registry."""
@@ -715,14 +1011,17 @@ class Classroom:
     def progress(self) -> list[dict]:
         """One dict per student with a world, in order of creation: ``student``, ``last_activity`` (Unix seconds,
         wall clock), ``last_error`` (the last error answer of their world: ``at``, ``status``, ``body`` — only the
-        keys that say its kind, :data:`ERROR_KEYS` —, ``method``, ``path``; None without one), ``right`` (the
-        exercises they checked right at least once), ``not_yet`` (checked, never right), ``last_exercise`` and
+        keys that say its kind, :data:`ERROR_KEYS` —, ``method``, ``path``; None without one), ``last_raised`` (the
+        kind of the last error their own code raised in their kernel: ``kind``, a class name, and ``at``; None
+        without one), ``right`` (the exercises they checked right at least once), ``not_yet`` (checked, never right),
+        ``attempts`` (how many times they checked each exercise, in the walkthroughs' order), ``last_exercise`` and
         ``last_check`` (their newest check's exercise and wall time; None before any), ``checks`` (how many)."""
         self.flush()
         checks: dict[str, list] = {}
         for r in self.registry.all("SELECT student, exercise, ok, at FROM class_checks ORDER BY id"):
             checks.setdefault(r["student"], []).append(r)
         errors = {r["student"]: r for r in self.registry.all("SELECT * FROM class_errors")}
+        raised = {r["student"]: r for r in self.registry.all("SELECT * FROM class_raised")}
         out = []
         for r in self.registry.all("SELECT name, last_activity FROM students ORDER BY created, name"):
             mine = checks.get(r["name"], [])
@@ -734,6 +1033,9 @@ class Classroom:
                 "last_error": None if error is None else {
                     "at": error["at"], "status": error["status"], "body": json.loads(error["body"]),
                     "method": error["method"], "path": error["path"]},
+                "last_raised": None if r["name"] not in raised else {
+                    "kind": raised[r["name"]]["kind"], "at": raised[r["name"]]["at"]},
+                "attempts": {e: sum(1 for c in mine if c["exercise"] == e) for e in sorted(tried, key=_exercise_order)},
                 "right": sorted(right, key=_exercise_order), "not_yet": sorted(tried - right, key=_exercise_order),
                 "last_exercise": mine[-1]["exercise"] if mine else None,
                 "last_check": mine[-1]["at"] if mine else None,
@@ -767,8 +1069,14 @@ class Classroom:
         behind = self._behind(path)
         if behind:      # reached through the hub's proxy: answer as if at the root, rewrite what points back
             path = path[len(self.prefix):] or "/"
-            scope = {**scope, "path": path, "raw_path": path.encode("utf-8")}
+            scope = {**scope, "path": path, "raw_path": path.encode("utf-8"), "toolkit.forwarded": True}
             send = _ReversePrefix(send, self.prefix, scope)
+        elif not self._host_ok(scope):    # at its own address: only the names it is configured for (a forged
+            # Host would move the world's address, and with it where its pages and tokens say they are)
+            await self._refuse(scope, send, 400, {"msg": "this class sandbox does not answer to that Host: the "
+                                                          "teacher names its addresses with --trusted-host",
+                                                   "code": -400})
+            return
         if path == "/classroom" or path.startswith("/classroom/"):
             await self._teacher_api(scope, receive, send)
             return
@@ -776,9 +1084,15 @@ class Classroom:
         session = None
         if self.hub is not None and behind and source != "header":   # a browser through the hub's proxy: whom
             # the hub logged in (a request at the class sandbox's own address comes from a kernel, not a browser)
+            if not self._has_cookie(scope, self.hub.cookie_name):     # anonymous: a login costs its sender
+                wait = await self._peer_turn(scope)
+                if wait is not None:
+                    await _too_many(send, wait, self.anonymous)
+                    return
             name = await self.hub.identify(scope, raw_send, full_path)
             if name is None:                              # answered: to the hub's login, or its callback
                 return
+            source = "hub"
         elif source == "ticket":
             held = self._tickets.pop(token, None)
             if held is None or held[1] < time.monotonic():
@@ -797,10 +1111,10 @@ class Classroom:
                 name = held[0]
         if name is None:
             if source in ("ticket", "cookie"):
-                await _unauthorized(send, "this browser's ticket or session is spent, expired or revoked: open the "
-                                          "login link the notebook shows again")
+                await self._refuse(scope, send, 401, "this browser's ticket or session is spent, expired or revoked: "
+                                                     "open the login link the notebook shows again")
                 return
-            await _unauthorized(send, "this is a class sandbox: every request needs the student's name and token. "
+            await self._refuse(scope, send, 401, "this is a class sandbox: every request needs the student's name and token. "
                                       f"In a notebook set {'TOOLKIT_CLASSROOM_URL'}, TOOLKIT_CLASSROOM_TOKEN and "
                                       "JUPYTERHUB_USER (or call toolkit.connect(classroom=URL, student=NAME, "
                                       f"token=TOKEN)); other clients send the header {HEADER}: NAME:TOKEN. The "
@@ -808,13 +1122,17 @@ class Classroom:
                                       "a map's tiles come through the student's own Jupyter server.")
             return
         if source == "header" and not self.check(name, token):
-            await _unauthorized(send, f"wrong token for student {name[:64]!r}: ask the teacher for yours "
-                                      "(`toolkit classroom token NAME --secret-file F`) and set it as "
-                                      "TOOLKIT_CLASSROOM_TOKEN or connect(token=...)")
+            await self._refuse(scope, send, 401, f"wrong token for student {name[:64]!r}: ask the teacher for yours "
+                                                 "(`toolkit classroom token NAME --secret-file F`) and set it as "
+                                                 "TOOLKIT_CLASSROOM_TOKEN or connect(token=...)")
             return
-        share = self._shares.get(name)
-        if share is None:
-            share = self._shares[name] = _Share(self.limits.burst)
+        if source != "header" and scope["method"] not in _SAFE and not _same_origin(scope):
+            # a browser's session (cookie, ticket, the hub's login) changes a world only from the page's own origin:
+            # a page elsewhere on the same site (another port) must not act in a logged-in student's world
+            await self._refuse(scope, send, 403, "a browser changes a world only from the class sandbox's own pages "
+                                                 "(this request's Origin is another)", code=-403)
+            return
+        share = self._share(name)
         size = _body_bound(scope)
         refused = await self._enter(share, size)
         if refused is not None:
@@ -823,17 +1141,18 @@ class Classroom:
         try:
             world = self._worlds.get(name)
             if world is None:
-                world = await asyncio.to_thread(self.world, name)
+                world = await self._make(name)
             world.calls += 1
             world.last_activity = time.time()
+            self._used.add(name)
             host = None if behind else _host(scope)  # a browser behind the proxy does not move the world's address
             if host is not None and host != world.host:
                 world.host = host
                 world.sandbox.base_url = f"{scope.get('scheme', 'http')}://{host.decode('ascii')}"
             if behind:
                 send.world_base = world.sandbox.base_url
-            if time.monotonic() - self._flushed > FLUSH_EVERY:
-                self.flush()
+            if self._flushing is None:        # this request's activity is written within FLUSH_EVERY seconds
+                self._flushing = asyncio.get_running_loop().call_later(FLUSH_EVERY, self._flush_later)
             if session is not None:
                 send = _with_cookie(send, session)          # its path is put under the prefix like the world's
             if self.folder is not None and scope["method"] not in ("GET", "HEAD", "OPTIONS"):
@@ -841,6 +1160,112 @@ class Classroom:
             await world.app(scope, receive, _ErrorWatch(send, self, name, scope))
         finally:
             self._leave(share, size)
+
+    def _flush_later(self) -> None:
+        self._flushing = asyncio.ensure_future(asyncio.to_thread(self.flush))
+        self._flushing.add_done_callback(self._flushed_now)
+
+    def _flushed_now(self, future) -> None:
+        self._flushing = None
+        if not future.cancelled() and future.exception() is not None:
+            import logging
+
+            logging.getLogger("toolkit.sandbox.classroom").warning("the activity was not written: %s",
+                                                                   type(future.exception()).__name__)
+
+    async def _make(self, name: str) -> World:
+        """Make (or open) ``name``'s world in the class's world threads: making a world file waits on the disk more
+        than on the processor, so many are made side by side (:meth:`world`)."""
+        if self._maker is None:
+            from concurrent.futures import ThreadPoolExecutor
+
+            self._maker = ThreadPoolExecutor(MAKERS, thread_name_prefix="toolkit-worlds")
+        return await asyncio.get_running_loop().run_in_executor(self._maker, self.world, name)
+
+    # ------------------------------------------------------------------ anyone on the network
+    def _host_ok(self, scope) -> bool:
+        """Whether the request's ``Host`` is one this class sandbox is configured for (:data:`LOCAL_HOSTS`,
+        ``trusted_hosts``, ``*`` for any), whatever its port."""
+        raw = None
+        for key, value in scope["headers"]:
+            if key == b"host":
+                raw = value
+                break
+        if raw is None:
+            return False
+        if raw in self._hosts_ok:
+            return True
+        if len(raw) > 255 or not _HOST_RE.fullmatch(raw):
+            return False
+        text = raw.decode("ascii").lower()
+        name = text[1:text.index("]")] if text.startswith("[") else text.partition(":")[0]
+        if name not in self.trusted_hosts and "*" not in self.trusted_hosts:
+            return False
+        if len(self._hosts_ok) < 64:
+            self._hosts_ok.add(raw)
+        return True
+
+    @staticmethod
+    def _has_cookie(scope, name: str) -> bool:
+        wanted = (name + "=").encode("latin-1")
+        return any(key == b"cookie" and wanted in value for key, value in scope["headers"])
+
+    @staticmethod
+    def _peer(scope) -> str:
+        """The sender's address: the TCP peer's, and for a request through the hub's proxy (under the prefix) the
+        address the proxy forwarded for (the last one of ``X-Forwarded-For``, the one the proxy added). A header
+        anyone can write, so it only divides the proxy's share: every sender together is bounded as well
+        (:meth:`_peer_turn`)."""
+        client = scope.get("client")
+        peer = str(client[0]) if client else "?"
+        if scope.get("toolkit.forwarded"):
+            for key, value in scope["headers"]:
+                if key == b"x-forwarded-for":
+                    return peer + ">" + value.rpartition(b",")[2].strip()[:64].decode("latin-1")
+        return peer
+
+    async def _peer_turn(self, scope) -> "float | None":
+        """A turn for a refused or anonymous request, counted per sender's address (:attr:`anonymous`: a rate
+        and a burst): None when taken, else (past the rate) the request is held :func:`_hold` and the seconds it
+        should wait are returned, so that a flood costs its sender, not the class."""
+        key = self._peer(scope)
+        share = self._peers.get(key)
+        limits = self.anonymous
+        if share is None:
+            while len(self._peers) >= PEERS_MAX:
+                self._peers.pop(next(iter(self._peers)))
+            share = self._peers[key] = _Share(limits.burst)
+        now = time.monotonic()
+        share.tokens = min(float(limits.burst), share.tokens + (now - share.stamp) * limits.rate)
+        share.stamp = now
+        everyone = self._everyone              # all senders together (forwarded addresses can be made up)
+        everyone.tokens = min(ANYONE_BURST, everyone.tokens + (now - everyone.stamp) * ANYONE_RATE)
+        everyone.stamp = now
+        if share.tokens >= 1.0 and everyone.tokens >= 1.0:
+            share.tokens -= 1.0
+            everyone.tokens -= 1.0
+            return None
+        if share.inflight >= limits.concurrent:      # held at most this many at once: the others at once
+            return 1.0
+        share.inflight += 1
+        try:
+            await asyncio.sleep(_hold(limits.wait))
+        finally:
+            share.inflight -= 1
+        return max(1.0, (1.0 - share.tokens) / limits.rate)
+
+    async def _refuse(self, scope, send, status: int, msg, code: int | None = None) -> None:
+        """Answer a refused request (``msg``: text, or the whole JSON body), after its sender's turn
+        (:meth:`_peer_turn`)."""
+        wait = await self._peer_turn(scope)
+        if wait is not None:
+            await _too_many(send, wait, self.anonymous)
+        elif isinstance(msg, dict):
+            await _json(send, status, msg)
+        elif status == 401:
+            await _unauthorized(send, msg)
+        else:
+            await _json(send, status, {"msg": msg, "code": code if code is not None else -status})
 
     # ------------------------------------------------------------------ fair shares
     async def _enter(self, share: _Share, size: int) -> "float | None":
@@ -882,6 +1307,12 @@ class Classroom:
         share.inflight += 1
         share.bytes += size
         return None
+
+    def _share(self, name: str) -> _Share:
+        share = self._shares.get(name)
+        if share is None:
+            share = self._shares[name] = _Share(self.limits.burst)
+        return share
 
     def _leave(self, share: _Share, size: int) -> None:
         share.inflight -= 1
@@ -943,24 +1374,35 @@ class Classroom:
         given = next((v for k, v in scope["headers"] if k == _TEACHER), b"")
         teacher = hmac.compare_digest(given, self._teacher.encode())
         if path == "/classroom/health":     # anyone may know it is up; the teacher also how many worlds
-            await _json(send, 200, {"ok": True, "worlds": len(self._worlds)} if teacher else {"ok": True})
+            if teacher:
+                await _json(send, 200, {"ok": True, "worlds": len(self._worlds), "ready": self.ready.is_set()})
+            else:
+                await self._refuse(scope, send, 200, {"ok": True})     # anonymous: counted per sender
             return
         if path == "/classroom/ticket" and method == "POST":     # a student's own call (their header)
             name, token, source, _ = _credential(scope)
             if name is None or source != "header" or not self.check(name, token):
-                await _unauthorized(send, f"a ticket is a student's own: send the header {HEADER}: NAME:TOKEN")
+                await self._refuse(scope, send, 401, f"a ticket is a student's own: send the header {HEADER}: "
+                                                     "NAME:TOKEN")
+                return
+            share = self._share(name)
+            refused = await self._enter(share, 0)          # a ticket is one of the student's own requests
+            if refused is not None:
+                await _too_many(send, refused, self.limits)
                 return
             try:
                 made = self.ticket(name)
             except ClassroomError as exc:
                 await _too_many(send, 60.0, self.limits, str(exc))
                 return
+            finally:
+                self._leave(share, 0)
             await _json(send, 200, made)
             return
         if not teacher:
-            await _unauthorized(send, f"the teacher's calls need the header {TEACHER_HEADER} (toolkit.classroom."
-                                      "Teacher(url, secret) or `toolkit classroom worlds --url URL --secret-file F` "
-                                      "send it)")
+            await self._refuse(scope, send, 401, f"the teacher's calls need the header {TEACHER_HEADER} (toolkit."
+                                                 "classroom.Teacher(url, secret) or `toolkit classroom worlds --url "
+                                                 "URL --secret-file F` send it)")
             return
         try:
             if path == "/classroom/worlds" and method == "GET":
@@ -1003,6 +1445,8 @@ class Classroom:
             pass
         for world in list(self._worlds.values()):
             world.sandbox.model("events").stop()
+        if self._maker is not None:
+            self._maker.shutdown(wait=False, cancel_futures=True)
         if self._city is not None:
             self._city[0].model("events").stop()
         gc.unfreeze()
@@ -1205,6 +1649,32 @@ class _ReversePrefix:
         await self.send(message)
 
 
+_SAFE = ("GET", "HEAD", "OPTIONS")
+
+
+def _same_origin(scope) -> bool:
+    """Whether a browser's request comes from the page's own origin: its ``Origin`` (else its ``Referer``) names
+    the host and port the request was sent to (its ``Host``, which the browser sets and a page cannot forge)."""
+    from urllib.parse import urlsplit
+
+    host = origin = referer = None
+    for key, value in scope["headers"]:
+        if key == b"host":
+            host = value
+        elif key == b"origin":
+            origin = value
+        elif key == b"referer":
+            referer = value
+    given = origin if origin is not None and origin != b"null" else referer
+    if not host or not given:
+        return False
+    try:
+        parts = urlsplit(given.decode("latin-1"))
+    except ValueError:
+        return False
+    return parts.scheme in ("http", "https") and parts.netloc.lower() == host.decode("latin-1").lower()
+
+
 def _host(scope) -> bytes | None:
     for key, value in scope["headers"]:
         if key == b"host":
@@ -1313,14 +1783,31 @@ class ClassroomServer(LoopbackServer):
     loopback_only = False
 
     def __init__(self, secret: "str | Secret", port: int = 0, db: str | None = None, *, host: str = "127.0.0.1",
-                 **options):
+                 connections: "ConnectionLimits | None" = None, **options):
+        from .connections import ConnectionLimits
+
         self.classroom = Classroom(secret, db, **options)
+        if host not in ("0.0.0.0", "::", ""):
+            self.classroom.trusted_hosts.add(host.lower())    # the address it listens on is one it is reached by
+        self.connections = connections or ConnectionLimits()
         super().__init__(self.classroom, port, name="toolkit-classroom", host=host)
 
     def _prepare(self):
+        from ..loopback import one_write_protocol, server_stack
+        from .connections import guarded_protocol, raise_file_limit
+
         server = super()._prepare()
+        files = raise_file_limit()
+        if self.connections.total > files - 256:      # room for the worlds' files, the registry, the webhooks
+            self.connections.total = max(64, files - 256)
+        # every connection bounded before its head is parsed (toolkit.sandbox.connections); h11's own bound on a
+        # head's size too where httptools is missing
+        server.config.http = guarded_protocol(one_write_protocol(server_stack()["http"]), self.connections)
+        server.config.h11_max_incomplete_event_size = self.connections.head_bytes
         if self.classroom.base_url is None:
             self.classroom.base_url = self.base_url
+        if not self.classroom.ready.is_set():
+            threading.Thread(target=self.classroom.warm, name="toolkit-classroom-warm", daemon=True).start()
         return server
 
     def stop(self) -> None:

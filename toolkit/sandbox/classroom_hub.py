@@ -21,7 +21,7 @@ and ``user_for_token`` (the hub's own HTTP client makes the calls).
   token stays in the class sandbox's memory; no cookie or URL ever holds it.
 * Every request checks its session: the browser must still hold the hub's session cookie it had at the callback
   (``jupyterhub-session-id``: a new one at every hub login, cleared at logout), and the hub must still know the
-  token and its user (asked again after :data:`CHECK_SECONDS`; the hub deletes a session's tokens at logout). A
+  token and its user (asked on every request, never from a cache: the hub deletes a session's tokens at logout). A
   hub logout, or another hub user's login on the same browser, therefore never reaches the previous world: the
   browser is sent through the hub's OAuth again and comes back as whoever is logged in now.
 * A single-use ticket (``?toolkit_ticket=``) binds nothing here: the hub's login is the browser's student. Outside
@@ -40,11 +40,18 @@ from urllib.parse import parse_qsl, quote, urlsplit
 
 from ..secrets import Secret
 
-__all__ = ["HubLogin", "CHECK_SECONDS", "HUB_SESSION_COOKIE"]
+__all__ = ["HubLogin", "CHECK_SECONDS", "HUB_SESSION_COOKIE", "STATES_MAX", "NEXT_URL_MAX"]
 
 CHECK_SECONDS = 30
-"""How long the hub's answer about a session's token is trusted before the hub is asked again (HubOAuth's
-``cache_max_age``); the hub session cookie is compared on every request."""
+"""HubOAuth's ``cache_max_age`` for what it caches itself; a browser session's token is asked about on every request
+(``use_cache=False``), so a hub logout ends the session at once, not up to this long later (a copied cookie pair
+worked for 30 s after the hub's logout)."""
+STATES_MAX = 4096
+"""Logins under way (OAuth states, each holding the page to come back to) kept at most: anyone may start one, so past
+this the oldest goes (HubOAuth alone keeps every one for 10 minutes: 14 KB URLs took the class sandbox from 84 to
+1,009 MB in two 15-second floods)."""
+NEXT_URL_MAX = 2048
+"""The longest page address (path and query) a login comes back to; a longer one is answered HTTP 414."""
 HUB_SESSION_COOKIE = "jupyterhub-session-id"
 """The hub's session cookie (path ``/``, not encrypted so that the hub's services may read it): a new value at every
 hub login, cleared at logout."""
@@ -111,6 +118,7 @@ class HubLogin:
         self.cookie_name = auth.cookie_name
         self.cookie_path = auth.cookie_path
         self.pkce = bool(getattr(auth, "pkce_enabled", False)) and hasattr(auth, "generate_pkce_code_challenge")
+        self.states: dict[str, None] = {}          # the OAuth states this process made, oldest first (STATES_MAX)
 
     def __repr__(self) -> str:
         return f"<HubLogin {self.cookie_name} sessions={len(self.sessions)}>"
@@ -167,7 +175,7 @@ class HubLogin:
         from tornado.web import HTTPError
 
         try:
-            return await self.auth.user_for_token(token, session_id=hub_session or "", sync=False)
+            return await self.auth.user_for_token(token, use_cache=False, session_id=hub_session or "", sync=False)
         except HTTPError:
             return None
 
@@ -183,6 +191,9 @@ class HubLogin:
             return
         query = scope.get("query_string", b"").decode("latin-1")
         next_url = quote(path) + ("?" + query if query else "")
+        if len(next_url) > NEXT_URL_MAX:
+            await _json(send, 414, {"msg": f"this address is longer than {NEXT_URL_MAX} characters", "code": -414})
+            return
         extra = {}
         params = {}
         if self.pkce:
@@ -193,7 +204,10 @@ class HubLogin:
         if cookie_name in cookies:              # another login under way in this browser: a cookie of its own
             cookie_name = f"{cookie_name}-{_secrets.token_hex(4)}"
             extra["cookie_name"] = cookie_name
+        while len(self.states) >= STATES_MAX:          # anyone may start a login: the oldest one goes
+            self.auth.clear_oauth_state(self._oldest_state())
         state = self.auth.generate_state(next_url, **extra)
+        self.states[state] = None
         params["state"] = state
         from urllib.parse import urlencode
 
@@ -223,6 +237,7 @@ class HubLogin:
         next_url = self.auth.get_next_url(state)
         verifier = self.auth.get_code_verifier(state)
         self.auth.clear_oauth_state(state)
+        self.states.pop(state, None)
         if self.pkce and not verifier:          # the state is not (or no longer) this process's
             await _json(send, 403, {"msg": "this login has expired: open the page again", "code": -403}, clear)
             return
@@ -276,6 +291,11 @@ class HubLogin:
         sid = _secrets.token_urlsafe(24)
         self.sessions[sid] = _Session(name, token, hub_session, now + SESSION_SECONDS, self.generation(name))
         return sid
+
+    def _oldest_state(self) -> str:
+        oldest = next(iter(self.states))
+        del self.states[oldest]
+        return oldest
 
     @staticmethod
     def generation(name: str) -> int:

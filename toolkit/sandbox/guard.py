@@ -109,7 +109,8 @@ def check_text(value: str, where: str = "a field") -> str:
     if core and core.isdigit():
         if not core.isascii():
             raise InputError(f"{where}: digits must be ASCII 0-9")
-        if len(core) > 18 and not INT64_MIN <= int(value.strip()) <= INT64_MAX:
+        if len(core) > 18 and (len(core.lstrip("0")) > 19 or not INT64_MIN <= int(value.strip()) <= INT64_MAX):
+            # past 19 significant digits no 64-bit integer is possible: int() is not asked (5,000 digits raise)
             raise InputError(f"{where}: integers must fit in 64 bits")
     elif core and not core.isascii() and _numeric_shape(core) and any(ch.isdigit() for ch in core):
         raise InputError(f"{where}: digits must be ASCII 0-9")
