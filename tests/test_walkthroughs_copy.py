@@ -116,9 +116,19 @@ def test_every_link_of_a_copied_walkthrough_lands_in_the_copied_folder(tmp_path)
     assert checked > 20
 
 
-def test_the_lab_opens_the_checkout_here_and_a_seeded_home_folder_elsewhere(tmp_path, monkeypatch):
-    folder, what = cli.lab_folder(None)
-    assert folder == REPO / "notebooks" and "checkout" in what
+def test_the_lab_opens_the_learners_edition_of_the_checkout_and_a_seeded_home_folder_elsewhere(tmp_path, monkeypatch):
+    folder, what = cli.lab_folder(None, instructor=True)              # the instructor asks for every answer
+    assert folder == REPO / "notebooks" and "instructor's edition" in what
+    checkout = tmp_path / "checkout"                                  # a checkout elsewhere: its lessons/ is written
+    monkeypatch.setattr(walkthroughs, "in_checkout", lambda: checkout)
+    monkeypatch.setattr(walkthroughs, "source", lambda: REPO / "notebooks")
+    folder, what = cli.lab_folder(None)                                # the README's command: the learner's edition
+    assert folder == checkout / "lessons" and "learner's edition" in what and "--instructor" in what
+    assert sorted(p.name for p in folder.glob("*.ipynb")) == NOTEBOOKS
+    solutions = [c for c in _nb(folder / "05_directions.ipynb")["cells"] if "solution" in c["metadata"].get("tags", [])]
+    assert solutions and not any(c["outputs"] for c in solutions)
+    folder, what = cli.lab_folder(None)                                # run again: kept, nothing overwritten
+    assert folder == checkout / "lessons" and "learner's edition" in what
     monkeypatch.setattr(walkthroughs, "in_checkout", lambda: None)
     monkeypatch.setattr(walkthroughs, "source", lambda: REPO / "notebooks")   # as the wheel's toolkit.notebooks
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
@@ -221,6 +231,11 @@ def test_a_walkthrough_opened_run_and_saved_is_upgraded_and_an_edited_one_is_not
     assert set(report.skipped) == {"02_webhooks_and_business.ipynb", "03a_story_and_messenger.ipynb",
                                    "03b_channel_and_customer_files.ipynb", "04a_local_search.ipynb"}, report.summary()
     assert all(why.startswith("its cells changed since toolkit copied it") for why in report.skipped.values())
+    assert "cell 4 edited (against the " in report.skipped["03a_story_and_messenger.ipynb"]
+    assert "cell 3 added (against" in report.skipped["03b_channel_and_customer_files.ipynb"]
+    assert "1 removed after cell 5 (against" in report.skipped["04a_local_search.ipynb"]
+    assert "cell 3 edited (against the nearest earlier version)" in report.skipped["02_webhooks_and_business.ipynb"]
+    assert not report.kept                 # 00 was only opened and saved: its outputs are those toolkit wrote
     assert "x = 'mine'" in (folder / "03a_story_and_messenger.ipynb").read_text("utf-8")
     assert "## my heading" in (folder / "02_webhooks_and_business.ipynb").read_text("utf-8")
     assert (folder / "01_login_and_consent.ipynb").read_bytes() == before
@@ -230,22 +245,100 @@ def test_a_walkthrough_opened_run_and_saved_is_upgraded_and_an_edited_one_is_not
     assert set(again.skipped) == set(report.skipped) and "00_quickstart.ipynb" in again.unchanged
 
 
-def test_an_older_manifest_without_cells_still_upgrades_what_it_can(tmp_path, release2):
-    """A folder copied by an earlier toolkit (its manifest has SHA-256s only): a file whose bytes still match is
-    as toolkit wrote it; a re-saved one is upgraded only when its cells already equal the new edition's."""
+def test_an_older_manifest_without_cells_upgrades_every_copy_whose_cells_toolkit_shipped(tmp_path, release2):
+    """A folder copied by an earlier toolkit (its manifest has SHA-256s only), re-saved by JupyterLab: a file whose
+    bytes still match is as toolkit wrote it; a re-saved one whose cells equal a version toolkit shipped is upgraded
+    too (before the wheel carried the shipped versions it was skipped for good), its file as it was kept, since
+    whose outputs they are cannot be told; one with an edited cell is skipped, the cell named."""
     folder = tmp_path / "lessons"
     walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
     manifest = _nb(folder / walkthroughs.MANIFEST)
-    del manifest["cells"]
+    del manifest["cells"], manifest["outputs"]
     (folder / walkthroughs.MANIFEST).write_text(json.dumps(manifest), "utf-8")
     _as_jupyterlab_saves(folder / "01_login_and_consent.ipynb")        # cells as in the new release
-    _as_jupyterlab_saves(folder / "02_webhooks_and_business.ipynb")    # cells older than the new release
+    _as_jupyterlab_saves(folder / "02_webhooks_and_business.ipynb")    # cells of the release that copied it
+    _as_jupyterlab_saves(folder / "03a_story_and_messenger.ipynb")
+    _edit(folder / "03a_story_and_messenger.ipynb", lambda cells: cells[3].update(source="x = 'mine'"))
     release2()
     report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
-    assert "00_quickstart.ipynb" in report.updated                     # bytes as written: upgraded
+    assert "00_quickstart.ipynb" in report.updated and "00_quickstart.ipynb" not in report.kept   # bytes as written
     assert "01_login_and_consent.ipynb" in report.unchanged
-    assert report.skipped == {"02_webhooks_and_business.ipynb": walkthroughs._CHANGED}
+    assert "02_webhooks_and_business.ipynb" in report.updated, report.summary()
+    assert "New in this release." in (folder / "02_webhooks_and_business.ipynb").read_text("utf-8")
+    kept = folder / report.kept["02_webhooks_and_business.ipynb"]
+    assert kept == folder / "before-upgrade" / "02_webhooks_and_business.ipynb" and "run 3" in kept.read_text("utf-8")
+    assert list(report.skipped) == ["03a_story_and_messenger.ipynb"], report.summary()
+    assert report.skipped["03a_story_and_messenger.ipynb"].startswith(
+        "its cells changed since toolkit copied it: cell 4 edited (against the "), report.skipped
+    assert "your copy before the upgrade, with its outputs, is before-upgrade/02_webhooks_and_business.ipynb" \
+        in report.summary()
     assert set(_nb(folder / walkthroughs.MANIFEST)["cells"]) >= {"00_quickstart.ipynb", "01_login_and_consent.ipynb"}
+
+
+def _git_show(commit: str, path: str) -> bytes:
+    import subprocess
+
+    done = subprocess.run(["git", "-C", str(REPO), "show", f"{commit}:{path}"], capture_output=True, timeout=60)
+    if done.returncode != 0:
+        pytest.skip(f"this checkout has no git history with {commit} (a source tree without .git)")
+    return done.stdout
+
+
+def test_a_copy_of_the_first_release_that_copied_is_upgraded_after_jupyterlab_saved_it(tmp_path):
+    """The walkthroughs as the first copying release shipped them (git history), copied, opened and saved: every one
+    is upgraded to this release, not skipped as 'changed' (5 of 9 were, before the shipped versions were carried)."""
+    from toolkit import walkthrough_history
+
+    folder = tmp_path / "lessons"
+    folder.mkdir()
+    names = [n for n in NOTEBOOKS if walkthrough_history.versions(n)]
+    files = {}
+    for name in names:
+        try:
+            old = _git_show(walkthrough_history.FIRST_COPY, f"notebooks/{name}")
+        except pytest.skip.Exception:
+            if name == names[0]:
+                raise
+            continue                                   # a walkthrough that release did not have yet
+        (folder / name).write_bytes(old)
+        files[name] = walkthroughs._digest(folder / name)
+        _as_jupyterlab_saves(folder / name, run=False)
+    assert len(files) >= 8
+    (folder / walkthroughs.MANIFEST).write_text(json.dumps({"files": files, "toolkit": "0.1.0"}), "utf-8")
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    assert not report.skipped, report.summary()
+    assert sorted(report.updated) == sorted(n for n in files if _nb(REPO / "notebooks" / n)["cells"] != [])
+    for name in files:
+        assert walkthroughs.fingerprint(_nb(folder / name)) == walkthroughs.fingerprint(_nb(REPO / "notebooks" / name))
+
+
+def test_every_walkthrough_of_this_checkout_is_in_the_shipped_history():
+    """The table the wheel carries (toolkit/walkthrough_history.py) holds this checkout's walkthroughs: else a copy
+    of this release, re-saved, would be skipped by the next one. Rebuild it: python -m toolkit.walkthrough_history"""
+    from toolkit import walkthrough_history
+
+    missing = [name for name in NOTEBOOKS if not walkthrough_history.shipped(name, _nb(REPO / "notebooks" / name))]
+    assert not missing, f"not in toolkit/walkthrough_history.py: {missing}; run python -m toolkit.walkthrough_history"
+
+
+def test_an_upgrade_keeps_the_learners_run_in_a_copy_and_says_so(tmp_path, release2, monkeypatch):
+    folder = tmp_path / "lessons"
+    walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    _as_jupyterlab_saves(folder / "00_quickstart.ipynb", run=True)        # the learner ran it
+    _as_jupyterlab_saves(folder / "02_webhooks_and_business.ipynb", run=False)   # only opened and saved
+    release2()
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    assert sorted(report.updated) == ["00_quickstart.ipynb", "02_webhooks_and_business.ipynb"]
+    assert report.kept == {"00_quickstart.ipynb": "before-upgrade/00_quickstart.ipynb"}
+    assert "run 1" in (folder / "before-upgrade" / "00_quickstart.ipynb").read_text("utf-8")
+    assert "run 1" not in (folder / "00_quickstart.ipynb").read_text("utf-8")
+    assert "updated 00_quickstart.ipynb: your copy before the upgrade" in str(report)
+    # the kept copy is the learner's file: the next copy leaves it alone, and another upgrade keeps another
+    _as_jupyterlab_saves(folder / "00_quickstart.ipynb", run=True)
+    monkeypatch.setattr(walkthroughs, "source", lambda: REPO / "notebooks")      # the cells of this release again
+    report = walkthroughs.copy(folder, kernelspec=KERNEL, trust=False)
+    assert "00_quickstart.ipynb" in report.updated and not any(k.startswith("before-upgrade") for k in report.skipped)
+    assert "00_quickstart.ipynb" in report.kept and report.kept["00_quickstart.ipynb"].endswith("00_quickstart-2.ipynb")
 
 
 def _outputs(nb: dict) -> list:
@@ -261,12 +354,10 @@ def test_the_learners_edition_has_no_answer_outputs_and_the_instructors_has_them
         repo = _nb(REPO / "notebooks" / name)
         mine, full = _nb(learner / name), _nb(instructor / name)
         assert mine["metadata"]["kernelspec"] == KERNEL == full["metadata"]["kernelspec"]
-        hidden = False
-        for cell, shipped in zip(mine["cells"], repo["cells"]):
+        blind = walkthroughs.blind_cells(repo["cells"])      # a predict to the end of its reveal's section
+        for i, (cell, shipped) in enumerate(zip(mine["cells"], repo["cells"])):
             tags = cell["metadata"].get("tags", [])
-            if cell["cell_type"] == "markdown" and re.search(r"^#{1,6} ", "".join(cell["source"]), re.M):
-                hidden = "predict" in tags
-            hidden = hidden or "predict" in tags
+            hidden = i in blind
             predicts += "predict" in tags
             if cell["cell_type"] != "code":
                 continue

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from toolkit import cli, walkthroughs
+from toolkit import walkthroughs
 
 pytest.importorskip("nbclient")
 pytest.importorskip("ipykernel")
@@ -82,8 +82,47 @@ def test_the_kernel_is_a_registered_one_of_this_python_else_python3_if_it_is_thi
         {"name": "toolkit", "display_name": "Python (toolkit)", "language": "python"}, None)
 
 
+def _console_script() -> Path:
+    """The ``toolkit`` console script of this environment (pip writes its shebang with the python that installed
+    it: ``…/bin/python3.11`` after ``python3.11 -m venv``)."""
+    script = Path(sys.executable).parent / "toolkit"
+    if not script.is_file():
+        pytest.skip("this environment has no toolkit console script")
+    return script
+
+
+def _pythons() -> list[Path]:
+    """This environment's python under each name a venv gives it and a kernelspec may name."""
+    here = Path(sys.executable).parent
+    names = ("python", "python3", f"python3.{sys.version_info[1]}")
+    return [here / n for n in names if (here / n).exists()]
+
+
+def test_the_console_script_finds_the_readme_kernel_whatever_name_of_this_python_registered_it(jupyter, tmp_path):
+    """The README's line run as ``python``, ``python3`` or ``python3.X`` of this environment (a kernelspec's argv[0]
+    is the path it was run as), then ``toolkit walkthroughs`` as the console script: the copies ask for 'toolkit'.
+    Before the fix the script (run as ``…/python3.11``) missed a kernel registered as ``…/python`` and printed
+    ``kernel 'toolkit'`` only with a hint to register it again, or ``'python3'``."""
+    path, data = jupyter
+    script = _console_script()
+    assert len(_pythons()) >= 2
+    line = shlex.split(_readme_kernel_line())
+    for k, python in enumerate(_pythons()):
+        subprocess.run([str(python), *line[1:]], check=True, capture_output=True, timeout=120)
+        spec = json.loads((data / "kernels" / "toolkit" / "kernel.json").read_text("utf-8"))
+        assert spec["argv"][0] == str(python), spec["argv"]
+        done = subprocess.run([str(script), "walkthroughs", str(tmp_path / f"lessons{k}"), "--no-trust"],
+                              capture_output=True, text=True, timeout=300, check=True)
+        assert "learner's edition, kernel 'toolkit'" in done.stdout, (python.name, done.stdout)
+        assert "ipykernel install" not in done.stdout, (python.name, done.stdout)   # no hint: it is registered
+        nb = json.loads((tmp_path / f"lessons{k}" / "00_quickstart.ipynb").read_text("utf-8"))
+        assert nb["metadata"]["kernelspec"]["name"] == "toolkit"
+
+
 @pytest.mark.timeout(900)
-def test_a_copied_walkthrough_runs_where_python3_lacks_toolkit_after_the_readme_line(jupyter, tmp_path, capsys):
+def test_a_copied_walkthrough_runs_where_python3_lacks_toolkit_after_the_readme_line(jupyter, tmp_path):
+    """The README's line (``python`` of this environment, as an activated environment runs it), the
+    ``toolkit walkthroughs`` console script, then the copy executed in its own kernel: every cell runs."""
     path, data = jupyter
     probe = tmp_path / "probe.ipynb"          # the control: this Jupyter's python3 cannot import toolkit
     probe.write_text(json.dumps({"nbformat": 4, "nbformat_minor": 5, "cells": [
@@ -95,11 +134,13 @@ def test_a_copied_walkthrough_runs_where_python3_lacks_toolkit_after_the_readme_
         _execute(probe)
     line = shlex.split(_readme_kernel_line())
     assert line[:2] == ["python", "-m"]
-    subprocess.run([sys.executable, *line[1:]], check=True, capture_output=True, timeout=120)
+    subprocess.run([str(Path(sys.executable).parent / "python"), *line[1:]], check=True, capture_output=True,
+                   timeout=120)
     assert (data / "kernels" / "toolkit" / "kernel.json").is_file()
     folder = tmp_path / "lessons"
-    assert cli.main(["walkthroughs", str(folder), "--no-trust"]) == 0
-    assert re.search(r"learner's edition, kernel 'toolkit'", capsys.readouterr().out)
+    done = subprocess.run([str(_console_script()), "walkthroughs", str(folder), "--no-trust"], capture_output=True,
+                          text=True, timeout=300, check=True)
+    assert re.search(r"learner's edition, kernel 'toolkit'", done.stdout), done.stdout
     nb = _execute(folder / "00_quickstart.ipynb")                       # no kernel_name: the notebook's own
     assert nb.metadata.kernelspec.name == "toolkit"
     ran = [c for c in nb.cells if c.cell_type == "code"]

@@ -1,6 +1,6 @@
 """A bridge to geopandas: any result with points, routes or polygons as a GeoDataFrame in EPSG:4326.
 
-geopandas is an optional dependency (``pip install -e ".[geo]"``), imported only when a GeoDataFrame is made.
+geopandas is an optional dependency (``pip install "social-api-toolkit[geo]"``), imported only when a GeoDataFrame is made.
 
 * a frame with ``x``/``y`` columns (places, addresses, regions, geocoded or reverse-geocoded frames, guides,
   many-origin summaries) → one Point per row (a row without coordinates gets no geometry);
@@ -28,7 +28,8 @@ def _geopandas():
     try:
         import geopandas
     except ImportError:
-        raise ImportError('to_geodataframe needs geopandas: pip install -e ".[geo]" (geopandas, pyarrow)') from None
+        raise ImportError('to_geodataframe needs geopandas: pip install "social-api-toolkit[geo]" (geopandas, '
+                          'pyarrow; in a checkout: pip install -e ".[geo]")') from None
     return geopandas
 
 

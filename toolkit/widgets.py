@@ -91,7 +91,9 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
 
     Parts, for programmatic use: ``.start_button``, ``.link``, ``.redirect`` (paste box), ``.complete_button``,
     ``.status``, ``.profile``, ``.logout_button``; in the sandbox also ``.demo_user`` (dropdown of demo users'
-    e-mails) and ``.demo_button``. ``.request()`` is the pending :class:`~toolkit.oauth.AuthRequest` (or None).
+    e-mails) and ``.demo_button``; for a client replaying a cassette (``connect(replay=...)``) ``.replay_button``
+    (**Log in as recorded**: the recording's login, with no browser). ``.request()`` is the pending
+    :class:`~toolkit.oauth.AuthRequest` (or None).
     The status follows the client's user wherever it changes; ``.unfollow()`` stops that.
 
     ``redirect_uri``: default, in the sandbox its ``/sandbox/callback`` page (shows the address to copy), else
@@ -231,11 +233,28 @@ def LoginWidget(tk, scopes=None, *, email: str | None = None, redirect_uri: str 
         demo_button.on_click(on_demo)
         children.append(w.HBox([demo_user, demo_button]))
         box_extra = {"demo_user": demo_user, "demo_button": demo_button}
+    elif getattr(tk, "cassette", None) is not None and tk.cassette.replaying:
+        replay_button = _button(w, "Log in as recorded", tooltip="replay: the recording's login, no browser")
+
+        def on_replay(_=None):
+            try:
+                req = new_request()
+                url = tk.cassette.redirect(req)   # the address the recording's browser came back to (toolkit.cassette)
+            except Exception as exc:  # noqa: BLE001
+                pending["request"] = None
+                fail(exc)
+                return
+            redirect.value = url
+            finish(url)
+
+        replay_button.on_click(on_replay)
+        children.append(replay_button)
+        box_extra = {"replay_button": replay_button}
 
     def static():
         line = "Login box (toolkit.widgets.LoginWidget): run this cell to log in; its buttons need a running kernel."
-        return _STATIC.format(f"<b>Login box</b> (<code>toolkit.widgets.LoginWidget</code>): <i>run this cell to "
-                              f"log in</i>; its buttons need a running kernel."), line
+        return _STATIC.format("<b>Login box</b> (<code>toolkit.widgets.LoginWidget</code>): <i>run this cell to "
+                              "log in</i>; its buttons need a running kernel."), line
 
     box = _box(w, children + [status, profile], static)
     box.start_button, box.link, box.redirect, box.complete_button = start_button, link, redirect, complete_button
@@ -269,11 +288,11 @@ def ConsentPanel(tk, *, target_id: int | None = None):
     def static():
         head = "Consent items (toolkit.widgets.ConsentPanel): run this cell to refresh or revoke them; its buttons " \
                "need a running kernel."
-        html = [f"<b>Consent items</b> (<code>toolkit.widgets.ConsentPanel</code>): <i>run this cell to refresh or "
-                f"revoke them</i>; its buttons need a running kernel."]
+        html = ["<b>Consent items</b> (<code>toolkit.widgets.ConsentPanel</code>): <i>run this cell to refresh or "
+                "revoke them</i>; its buttons need a running kernel."]
         if out.user_id is not None:
             html.append(f"As shown when the cell ran, user <code>{escape(str(out.user_id))}</code> (agreed / "
-                        f"revocable):")
+                        "revocable):")
             head += f"\nAs shown when the cell ran, user {out.user_id} (agreed / revocable):"
         elif lines:
             html.append(escape(lines[0]))

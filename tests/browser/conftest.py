@@ -3,6 +3,7 @@ They are skipped, with the reason, where chromium or playwright is missing (.ci/
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,27 @@ from tests.labrun import JupyterProcess, no_windowing
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--headless", "--disable-gpu", "--disable-background-networking",
         "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+LOCAL_SCHEMES = ("data:", "blob:", "about:")
+
+
+def block_outside(target, allowed=("http://127.0.0.1:", "http://localhost:"), aborted: list | None = None) -> list:
+    """Abort every request of ``target`` (a Playwright context or page) to an address that does not start with one of
+    ``allowed`` (nor is a data, blob or about URL), noting its URL in ``aborted`` (returned). Only those requests are
+    routed: a routed request that Playwright continues with ``route.continue_()`` is re-sent by it, and a large
+    body (a notebook's PUT when JupyterLab saves it, half a megabyte) never reached the server, so the save
+    hung at "Saving started"."""
+    aborted = [] if aborted is None else aborted
+    prefixes = tuple(allowed) + LOCAL_SCHEMES
+    pattern = re.compile("^(?!(" + "|".join(re.escape(p) for p in prefixes) + "))")
+
+    def abort(route):
+        aborted.append(route.request.url)
+        route.abort()
+
+    target.route(pattern, abort)
+    return aborted
 
 
 @pytest.fixture(scope="module")

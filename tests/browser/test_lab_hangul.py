@@ -26,7 +26,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.browser.conftest import NO_KOREAN_FONTS, korean_fonts
+from tests.browser.conftest import NO_KOREAN_FONTS, block_outside, korean_fonts
 from tests.browser.test_lab_walkthroughs import SHOTS
 from tests.labrun import LabProcess, no_windowing
 
@@ -123,8 +123,7 @@ def plain_lab(installed_plain_lab):
 
 def _context(browser):
     context = browser.new_context(viewport={"width": 1300, "height": 1000}, service_workers="block")
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        ("http://127.0.0.1", "data:", "blob:", "about:")) else route.abort())
+    block_outside(context)
     return context
 
 
@@ -194,21 +193,15 @@ def _check(browser, lab, kind: str, folder: str = "") -> dict:
         _open(page, lab, "hangul", folder)
         _run_all(page, 240)
         page.locator(".widget-label").first.wait_for(timeout=60000)
-        legend_frame = None
-        deadline = time.monotonic() + 60
-        while legend_frame is None and time.monotonic() < deadline:
-            legend_frame = next((f for f in page.frames if f != page.main_frame and f.query_selector(".toolkit-legend")),
-                                None)
-            time.sleep(0.5)
-        assert legend_frame is not None, "the map's legend never appeared"
-        legend_frame.evaluate("() => document.fonts.ready")
+        legend_box = page.locator(".toolkit-map .toolkit-legend").first   # the lab extension draws the map
+        legend_box.wait_for(timeout=60000)
         page.evaluate("() => document.fonts.ready")
         time.sleep(1.0)
         lab_texts = page.evaluate(MEASURE, [".jp-MarkdownOutput h1", ".jp-MarkdownOutput strong",
                                             ".jp-MarkdownOutput p", ".jp-OutputArea-output pre", ".widget-label"])
-        legend = legend_frame.evaluate(MEASURE, [".toolkit-legend b", ".toolkit-legend div"])
+        legend = page.evaluate(MEASURE, [".toolkit-legend b", ".toolkit-legend div"])
         page.screenshot(path=str(SHOTS / f"lab_hangul_{kind}.png"), full_page=True)
-        legend_frame.locator(".toolkit-legend").screenshot(path=str(SHOTS / f"lab_hangul_{kind}_legend.png"))
+        legend_box.screenshot(path=str(SHOTS / f"lab_hangul_{kind}_legend.png"))
         found = {m["text"] for m in lab_texts + legend}
         wanted = {"교통 상황", "굵은 한글", "한글 문단", "출력 한글", "위젯 라벨 한글", "정체", "원활"}
         assert wanted <= found, f"not measured: {wanted - found}"

@@ -7,8 +7,8 @@ then, once the kernel is idle:
   tagged ``raises-exception``, which shows an error on purpose and does not stop Run All); no
   ``Glyph … missing`` warning; the exercise answers (cells tagged ``solution``) ran and stay folded;
 * 01's widgets render as DOM widgets (``.jupyter-widgets``, ``.widget-button``) with no cut labels;
-* every map (an output ``iframe`` whose srcdoc holds Leaflet) has ``window.L``, at least 4 tiles loaded from the
-  lab's own ``/toolkit/tiles/`` (toolkit's Jupyter server extension; never the sandbox's port) and layers drawn;
+* every map (drawn by toolkit's lab extension from the map's data form: a ``.toolkit-map`` in the output) has at
+  least 4 tiles loaded from the lab's own ``/toolkit/tiles/`` (toolkit's Jupyter server extension; never the sandbox's port) and layers drawn;
   each spatial walkthrough draws exactly the maps it shows (``MAPS``).
 
 Screenshots go to tests/browser/screenshots/ (gitignored). Bounded in time: the lab starts once per module and
@@ -20,10 +20,10 @@ import re
 import shutil
 import time
 from pathlib import Path
-from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser.conftest import block_outside
 from tests.labrun import LabProcess, no_windowing
 
 pytest.importorskip("jupyterlab")
@@ -56,17 +56,7 @@ def lab(tmp_path_factory):
 @pytest.fixture
 def lab_page(browser, lab):
     context = browser.new_context(viewport={"width": 1400, "height": 1000}, service_workers="block")
-    aborted: list[str] = []
-
-    def only_loopback(route):
-        url = route.request.url
-        if urlsplit(url).scheme in ("data", "blob", "about") or urlsplit(url).hostname in LOOPBACK:
-            route.continue_()
-        else:
-            aborted.append(url)
-            route.abort()
-
-    context.route("**/*", only_loopback)
+    aborted = block_outside(context, allowed=tuple(f"http://{host}:" for host in LOOPBACK))
     page = context.new_page()
     page.set_default_timeout(60000)
     page.aborted = aborted
@@ -95,14 +85,12 @@ SOLUTIONS = """() => window.jupyterapp.shell.currentWidget.content.widgets
   .filter(w => (w.model.getMetadata('tags') || []).includes('solution'))
   .map(w => ({hidden: w.inputHidden, ran: w.model.executionCount !== null}))"""
 
-MAP_CHECK = """() => {
-  const tiles = [...document.querySelectorAll('img.leaflet-tile')];
+MAP_CHECK = """(m) => {
+  const tiles = [...m.querySelectorAll('img.leaflet-tile')];
   return {
-    leaflet: typeof window.L !== 'undefined' && !!window.L.map,
-    maps: document.querySelectorAll('.leaflet-container').length,
     tiles: tiles.map(t => ({src: t.src, loaded: t.classList.contains('leaflet-tile-loaded') && t.naturalWidth > 0})),
-    layers: document.querySelectorAll('.leaflet-overlay-pane path, .leaflet-overlay-pane canvas, '
-                                      + '.leaflet-marker-pane > *').length,
+    layers: m.querySelectorAll('.leaflet-overlay-pane path, .leaflet-overlay-pane canvas, '
+                               + '.leaflet-marker-pane > *').length,
   };
 }"""
 
@@ -156,27 +144,25 @@ def _problems(state: dict) -> list[str]:
 
 
 def _check_maps(page, lab, name: str) -> list[dict]:
+    """Every map of the open notebook as toolkit's lab extension draws it (a ``.toolkit-map`` in the output):
+    at least 4 tiles from the lab's own ``/toolkit/tiles/``, none from a sandbox, layers drawn."""
     results = []
-    frames = page.locator(".jp-OutputArea-output iframe")
-    for k in range(frames.count()):
-        frame_el = frames.nth(k)
-        srcdoc = frame_el.get_attribute("srcdoc") or ""
-        if "leaflet" not in srcdoc.lower():
-            continue
-        frame_el.scroll_into_view_if_needed()
-        frame = frame_el.element_handle().content_frame()
-        frame.wait_for_function("() => typeof window.L !== 'undefined'", timeout=30000)
-        frame.wait_for_function("() => [...document.querySelectorAll('img.leaflet-tile')].length > 0 && "
-                                "[...document.querySelectorAll('img.leaflet-tile')].every("
-                                "t => t.complete)", timeout=30000)
-        info = frame.evaluate(MAP_CHECK)
-        frame_el.screenshot(path=str(SHOTS / f"{name}_map{len(results)}.png"))
-        assert info["leaflet"], f"{name} map {len(results)}: window.L undefined"
+    drawn = page.locator(".jp-OutputArea-output .toolkit-map")
+    for k in range(drawn.count()):
+        el = drawn.nth(k)
+        el.scroll_into_view_if_needed()
+        el.evaluate("m => new Promise((done, fail) => { const t0 = Date.now(); (function wait() {"
+                    " const tiles = [...m.querySelectorAll('img.leaflet-tile')];"
+                    " if (tiles.length && tiles.every(t => t.complete)) return done();"
+                    " if (Date.now() - t0 > 30000) return fail(new Error('tiles did not load'));"
+                    " setTimeout(wait, 200); })(); })")
+        info = el.evaluate(MAP_CHECK)
+        el.screenshot(path=str(SHOTS / f"{name}_map{k}.png"))
         ours = [t for t in info["tiles"] if t["src"].startswith(f"{lab.url}/toolkit/tiles/")]
         assert len(ours) >= 4 and all(t["loaded"] for t in ours), \
-            f"{name} map {len(results)}: not 4 tiles from the lab's /toolkit/tiles/: {info['tiles'][:3]}"
+            f"{name} map {k}: not 4 tiles from the lab's /toolkit/tiles/: {info['tiles'][:3]}"
         assert not [t for t in info["tiles"] if "/sandbox/tiles/" in t["src"]], f"{name}: a tile from a sandbox"
-        assert info["layers"] > 0, f"{name} map {len(results)}: no layer drawn"
+        assert info["layers"] > 0, f"{name} map {k}: no layer drawn"
         results.append(info)
     return results
 

@@ -133,6 +133,13 @@ def test_a_stored_map_opened_with_no_jupyter_says_its_base_map_needs_the_extensi
     note = page.locator(NOTE)
     assert note.count() == 1 and note.is_visible()
     assert note.inner_text() == mapassets.TILES_NOTE
+    # the note, the attribution and the scale bar (metres) each keep their own place (the note was drawn over the
+    # attribution, and the scale bar under it)
+    boxes = page.evaluate("""() => ['.toolkit-tiles-note', '.leaflet-control-attribution', '.leaflet-control-scale']
+        .map(s => { const b = document.querySelector(s).getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; })""")
+    overlap = lambda a, b: a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]   # noqa: E731
+    assert not overlap(boxes[0], boxes[1]) and not overlap(boxes[2], boxes[1]), boxes
+    assert page.locator(".leaflet-control-scale-line").all_inner_texts()[0].endswith("m")
     assert page.locator(".toolkit-dot").all_inner_texts() == ["S", "1", "E"]
     assert page.locator("path.leaflet-interactive").count() >= n["roads"]
     srcs = page.eval_on_selector_all("img.leaflet-tile", "els => els.map(e => e.src)")

@@ -13,18 +13,20 @@ from urllib.parse import urlsplit
 
 import pytest
 
+from tests.browser.conftest import block_outside
 from tests.browser.test_lab_walkthroughs import MAPS, SHOTS, _open
 
 LOOPBACK = {"127.0.0.1", "localhost", "::1", "[::1]"}
 NOTEBOOKS = ("04a_local_search", "05_directions")
 
-STORED_MAPS = """() => [...document.querySelectorAll('.jp-OutputArea-output iframe')]
-  .filter(f => (f.getAttribute('srcdoc') || '').toLowerCase().includes('leaflet'))
-  .map(f => { const d = f.contentDocument;
-    const tiles = d ? [...d.querySelectorAll('img.leaflet-tile')] : [];
+STORED_MAPS = """() => [...document.querySelectorAll('.jp-OutputArea-output .toolkit-map')]
+  .map(m => { const tiles = [...m.querySelectorAll('img.leaflet-tile')];
     return {tiles: tiles.map(t => ({src: t.src, loaded: t.classList.contains('leaflet-tile-loaded')
                                                           && t.naturalWidth === 256})),
-            note: d ? d.querySelectorAll('.toolkit-tiles-note').length : -1}; })"""
+            layers: m.querySelectorAll('.leaflet-overlay-pane path, .leaflet-marker-pane > *').length,
+            note: m.querySelectorAll('.toolkit-tiles-note').length}; })"""
+"""The stored maps as the lab draws them: toolkit's lab extension draws each map's data form (a ``.toolkit-map``
+in the output, no iframe) whether or not the notebook is trusted."""
 
 
 def stored_maps_draw(page, lab_url: str, name: str, expected: int) -> list[dict]:
@@ -33,24 +35,24 @@ def stored_maps_draw(page, lab_url: str, name: str, expected: int) -> list[dict]
     route = lab_url + "toolkit/tiles/"
     maps = []
     for _ in range(90):
-        frames = page.locator(".jp-OutputArea-output iframe")
-        for k in range(frames.count()):
-            frames.nth(k).scroll_into_view_if_needed()
+        drawn = page.locator(".jp-OutputArea-output .toolkit-map")
+        for k in range(drawn.count()):
+            drawn.nth(k).scroll_into_view_if_needed()
         maps = page.evaluate(STORED_MAPS)
         if len(maps) == expected and all(sum(t["loaded"] and t["src"].startswith(route) for t in m["tiles"]) >= 4
                                          for m in maps):
             break
         page.wait_for_timeout(1000)
-    frames = [f for f in page.locator(".jp-OutputArea-output iframe").all()
-              if "leaflet" in (f.get_attribute("srcdoc") or "").lower()]
-    for k, frame in enumerate(frames):
-        frame.scroll_into_view_if_needed()
-        frame.screenshot(path=str(SHOTS / f"reopened_{name}_map{k}.png"))
+    drawn = page.locator(".jp-OutputArea-output .toolkit-map")
+    for k in range(drawn.count()):
+        drawn.nth(k).scroll_into_view_if_needed()
+        drawn.nth(k).screenshot(path=str(SHOTS / f"reopened_{name}_map{k}.png"))
     assert len(maps) == expected, f"{name}: {len(maps)} stored maps, {expected} expected"
     for k, m in enumerate(maps):
         ours = [t for t in m["tiles"] if t["src"].startswith(route)]
         assert len([t for t in ours if t["loaded"]]) >= 4, f"{name} map {k}: tiles {m['tiles'][:4]}"
         assert m["note"] == 0, f"{name} map {k}: the 'needs the extension' note shows"
+        assert m["layers"] > 0, f"{name} map {k}: no layer drawn"
     return maps
 
 
@@ -58,8 +60,7 @@ def record_requests(context) -> list[str]:
     """Every request the context makes (pages, iframes, workers); beyond loopback each is aborted."""
     seen: list[str] = []
     context.on("request", lambda r: seen.append(r.url))
-    context.route("**/*", lambda route: route.continue_() if route.request.url.startswith(
-        ("http://127.0.0.1", "http://localhost", "data:", "blob:", "about:")) else route.abort())
+    block_outside(context)
     return seen
 
 

@@ -87,3 +87,44 @@ def test_the_renderer_reads_whatever_districts_the_datasets_hold(tmp_path):
     assert rend.land.rings                                   # no sido polygon: the district is the land
     png = rend.tile(*tile_of(129.16, 35.163, 13))
     assert LAND in colours(png)
+
+
+def test_made_up_links_are_thin_grey_dashes_not_arterials():
+    """The graph's made-up links (a name ending in '(가상)', straight lines between two nodes) drew as arterials: at
+    zoom 14 around 서면 straight orange lines crossed blocks. Now thin grey dashes: along the middle of a link at zoom
+    16 the pixels alternate between the dash colour and the map under it, and none is an arterial's fill."""
+    import gzip
+
+    from toolkit.sandbox.tiles import render
+
+    rend = TileRenderer(toolkit.data.root())
+    data = json.loads(gzip.decompress((toolkit.data.root() / "navi" / "roads.json.gz").read_bytes()))
+    names = [r[0] for r in data["roads"]]
+    cols = data["edge_columns"]
+    made_up = [e for e in data["edges"] if e[cols.index("road")] >= 0
+               and names[e[cols.index("road")]].endswith(render.MADE_UP_MARK)]
+    assert len(made_up) >= 300
+    nodes = data["nodes"]
+    checked = 0
+    for edge in made_up[:40]:
+        (ax, ay), (bx, by) = nodes[edge[0]], nodes[edge[1]]
+        mx, my = (ax + bx) / 2, (ay + by) / 2          # the middle of the link: one tile at zoom 16
+        z, tx, ty = tile_of(mx, my, 16)
+        img = Image.open(io.BytesIO(rend.tile(z, tx, ty))).convert("RGB")
+        wx, wy = render.project([ax, bx], [ay, by])
+        scale = 256 * (1 << z) / 256
+        px = [(float(v) * scale - tx * 256, float(w) * scale - ty * 256) for v, w in zip(wx, wy)]
+        samples = []
+        for k in range(200):
+            t = k / 199
+            x, y = px[0][0] + (px[1][0] - px[0][0]) * t, px[0][1] + (px[1][1] - px[0][1]) * t
+            if 2 <= x < 254 and 2 <= y < 254:
+                samples.append(img.getpixel((int(x), int(y))))
+        if len(samples) < 60:
+            continue
+        checked += 1
+        arterial = render.ROAD_STYLE["arterial"][0]
+        assert sum(c == arterial for c in samples) < len(samples) / 4, "a made-up link drawn as an arterial"
+        grey = [max(c) - min(c) < 30 and max(c) < 170 for c in samples]
+        assert 0.2 < sum(grey) / len(grey) < 0.85, f"not dashed: {sum(grey)}/{len(grey)} grey"
+    assert checked >= 5

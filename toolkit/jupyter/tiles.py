@@ -18,7 +18,7 @@ Where the tiles come from:
   with the student's header (:data:`toolkit.classroom.HEADER`, as the kernel's client sends it), by one async
   httpx client with a bounded timeout: the class has one renderer, and a student's server holds none.
 
-Answers: ``200 image/png`` with ``ETag`` (the release and the tile: the tiles of a release never change) and
+Answers: ``200 image/png`` with ``ETag`` (the release, the tiles' style and the tile: those tiles never change) and
 ``Cache-Control: private, max-age=604800``; ``304`` to a matching ``If-None-Match`` (nothing is drawn);
 ``404`` with a one-line text outside the city's zooms (:data:`MIN_ZOOM`–:data:`MAX_ZOOM`) or the zoom's
 tile numbers; ``502``/``504`` when the class sandbox answers with an error or not in time; a redirect to the
@@ -181,8 +181,9 @@ def source_from_env(env: Mapping[str, str] | None = None, log=None):
 
 def _etag(z: int, x: int, y: int) -> str:
     from .. import __version__
+    from ..sandbox.tiles.render import STYLE
 
-    return f'"toolkit-{__version__}-{z}-{x}-{y}"'
+    return f'"toolkit-{__version__}-s{STYLE}-{z}-{x}-{y}"'
 
 
 def _handler_class():

@@ -45,16 +45,19 @@ import types
 import weakref
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 __all__ = ["OSM", "ASSETS", "tiles_for_base_url", "tiles_for", "default_tiles", "note_binding", "resolve_tiles",
            "is_sandbox_tiles", "new_map", "add_legend", "dot_icon", "inline_assets", "first_view",
-           "default_marker_script", "TILES_NOTE", "JUPYTER_TILES", "MIN_ZOOM", "MAX_ZOOM", "VIEW_WIDTH", "VIEW_HEIGHT"]
+           "default_marker_script", "TILES_NOTE", "JUPYTER_TILES", "MIN_ZOOM", "MAX_ZOOM", "VIEW_WIDTH", "VIEW_HEIGHT",
+           "map_bundle", "register_notebook_display", "view_of", "TRUST_NOTE"]
 
 HERE = Path(__file__).resolve().parent
 OSM = "OpenStreetMap"
 SANDBOX_ATTRIBUTION = ("toolkit sandbox map · Boundaries: National Geographic Information Institute (NGII), MOLIT, "
                        "Republic of Korea · Store data: 소상공인시장진흥공단 상가(상권)정보 (data.go.kr) · roads derived "
-                       "from the addresses · sources and terms: toolkit.data.notice()")
+                       "from the addresses; dashed grey lines are made-up links (가상), not streets · sources and terms: "
+                       "toolkit.data.notice()")
 """The attribution of the sandbox's base map: the attributions its data requires (toolkit/data/NOTICE.md)."""
 
 #: folium asset name → (kind, file of this folder). Names not listed are not needed by toolkit maps.
@@ -115,6 +118,7 @@ def is_sandbox_tiles(tiles) -> bool:
 def note_binding(client) -> None:
     """Record where the newest client of the process is bound (called by :class:`toolkit.Client`)."""
     _binding["tiles"] = tiles_for(client)
+    register_notebook_display()
 
 
 def default_tiles() -> str:
@@ -187,7 +191,17 @@ def hangul_font_css(text: str) -> str:
             "'toolkit-hangul','Helvetica Neue',Arial,Helvetica,sans-serif}</style>")
 
 
+_ESCAPED = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
 def _hangul_chars(text: str) -> str:
+    """The characters of ``text`` above U+2000, JSON's ``\\uXXXX`` escapes read as the characters they stand for
+    (a layer's options, the attribution among them, are written escaped into the map's script).
+
+    >>> _hangul_chars('"\\uc0c1\\uad8c" 상')
+    '권상'
+    """
+    text = _ESCAPED.sub(lambda m: chr(int(m.group(1), 16)), text)
     return "".join(sorted({c for c in text if ord(c) > 0x2000}))
 
 
@@ -307,9 +321,9 @@ TILES_JS = ("<script>(function(){if(!window.L||L.TileLayer.Toolkit)return;"
             "if(t.current&&t.el&&t.el.src===BLANK){this._tkNote();return;}}},"
             "_tkNote:function(){if(this._tkNoted||!this._map)return;this._tkNoted=true;"
             "var d=L.DomUtil.create('div','toolkit-tiles-note',this._map.getContainer());"
-            "d.style.cssText='position:absolute;left:50%;bottom:30px;transform:translateX(-50%);z-index:1000;"
+            "d.style.cssText='position:absolute;left:50%;top:10px;transform:translateX(-50%);z-index:1000;"
             "background:rgba(255,255,255,.92);padding:3px 8px;border-radius:4px;font:12px sans-serif;"
-            "white-space:nowrap;max-width:95%;overflow:hidden;text-overflow:ellipsis;pointer-events:none';"
+            "max-width:45%;text-align:center;pointer-events:none';"
             "d.textContent=" + repr(TILES_NOTE).replace("\\'", "\\u0027") + ";}});"
             "L.tileLayer.toolkit=function(o,e){var l=new L.TileLayer.Toolkit('',o);l._tkEmbedded=e||null;"
             "l.on('load',l._tkCheck,l);l.on('tileerror',function(){l._tkNote();});return l;};})();</script>")
@@ -338,7 +352,11 @@ def _map_class():
     from branca.element import CssLink, Element, JavascriptLink
 
     class ToolkitMap(folium.Map):
-        """A :class:`folium.Map` that inlines its assets and numbers its element ids before rendering."""
+        """A :class:`folium.Map` that inlines its assets and numbers its element ids before rendering; in a
+        notebook it shows as its data form beside folium's HTML (:func:`map_bundle`)."""
+
+        def _repr_mimebundle_(self, include=None, exclude=None):
+            return map_bundle(self)
 
         def render(self, **kwargs):
             figure = self.get_root()
@@ -363,6 +381,12 @@ def _map_class():
             figure.header.add_child(Element(inline_assets(needed) + tiles_js), name="toolkit_assets")
             if any(_uses_default_icon(e) for e in elements):      # only then: the three images are ~6 KB
                 figure.header.add_child(Element(default_marker_script()), name="toolkit_marker_icons")
+            from .spec import ICON_COLORS
+
+            for e in elements:
+                if isinstance(e, folium.Icon):
+                    e._template = _pin_template(ICON_COLORS.get(str(e.options.get("marker_color")), ICON_COLORS["blue"]))
+            figure.header.add_child(Element(f"<style>{MAP_CSS}</style>"), name="toolkit_map_css")
             rules = sorted({e._toolkit_css for e in elements if hasattr(e, "_toolkit_css")})
             if rules:
                 figure.header.add_child(Element(f"<style>{DOT_CSS}{''.join(rules)}</style>"), name="toolkit_dots")
@@ -450,7 +474,9 @@ def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):
     import folium
 
     chosen = resolve_tiles(tiles, data)
-    m = _map_class()(location=location, zoom_start=zoom_start, tiles=None, control_scale=True, **kw)
+    m = _map_class()(location=location, zoom_start=zoom_start, tiles=None, control_scale=False, **kw)
+    m.add_child(_scale_control(), name="toolkit_scale")
+    m._toolkit_scale = True
     if is_sandbox_tiles(chosen):
         _tile_layer_class()(JUPYTER_TILES, attr=SANDBOX_ATTRIBUTION, name="sandbox", max_zoom=MAX_ZOOM,
                             min_zoom=MIN_ZOOM, max_native_zoom=MAX_ZOOM).add_to(m)
@@ -459,7 +485,92 @@ def new_map(location, *, zoom_start: int = 14, tiles=None, data=None, **kw):
     m.toolkit_tiles = chosen
     figure = m.get_root()
     figure.render = types.MethodType(_squeezed_render, figure)
+    figure._repr_html_ = types.MethodType(_framed_html, figure)
     return m
+
+
+TRUST_NOTE = ("This map draws in JupyterLab with toolkit's extension; elsewhere it needs the notebook trusted "
+              "(command palette: Trust Notebook)")
+"""What a stored map's HTML says under the map where it cannot run (an untrusted notebook in a front end without
+toolkit's extension, which draws the map's data form instead)."""
+
+
+def _framed_html(figure, **kwargs) -> str:
+    """folium's notebook HTML (the map in a ``srcdoc`` iframe) at the map's own height when it is given in pixels,
+    instead of a box 60 % as high as it is wide, which cut a 520-pixel map off below 870 pixels of width."""
+    import html as _html
+
+    maps = [c for c in figure._children.values() if hasattr(c, "location")]
+    height = _pixels(getattr(maps[0], "height", None), 0) if maps else 0
+    if not height:
+        return type(figure)._repr_html_(figure, **kwargs)
+    return (f'<div style="width:100%;position:relative;height:{height}px">'
+            f'<span style="color:#565656">{_html.escape(TRUST_NOTE)}</span>'
+            f'<iframe srcdoc="{_html.escape(figure.render(**kwargs))}" style="position:absolute;width:100%;'
+            'height:100%;left:0;top:0;border:none !important;" allowfullscreen webkitallowfullscreen '
+            'mozallowfullscreen></iframe></div>')
+
+
+def map_bundle(m) -> dict:
+    """What a notebook stores of folium map ``m``: folium's HTML (``text/html``) and, where the map has one, its
+    data form (:data:`toolkit.mapassets.spec.MIME`), which toolkit's lab extension draws whatever the notebook's
+    trust (:mod:`toolkit.mapassets.spec`)."""
+    from .spec import MIME, map_spec, stored
+
+    html = m._repr_html_()
+    spec = map_spec(m)
+    return {MIME: stored(spec), "text/html": html} if spec is not None else {"text/html": html}
+
+
+def register_notebook_display() -> bool:
+    """Give every ``folium.Map`` shown in this IPython (one's own folium maps too) the data form beside its HTML
+    (:func:`map_bundle`), so it draws in an untrusted notebook where toolkit's lab extension is installed. Called
+    by ``toolkit.connect()``; registered by class name, so folium is not imported. False outside IPython."""
+    import sys
+
+    ipython = sys.modules.get("IPython")
+    shell = ipython.get_ipython() if ipython is not None and hasattr(ipython, "get_ipython") else None
+    formatter = getattr(getattr(shell, "display_formatter", None), "mimebundle_formatter", None)
+    if formatter is None:
+        return False
+    formatter.for_type_by_name("folium.folium", "Map", map_bundle)
+    return True
+
+
+def _scale_control():
+    """Leaflet's scale bar in metres only (folium's ``control_scale`` shows feet too), bottom left."""
+    from branca.element import MacroElement
+    from jinja2 import Template
+
+    class ScaleControl(MacroElement):
+        _template = Template("{% macro script(this, kwargs) %}L.control.scale({imperial: false, maxWidth: 120})"
+                             ".addTo({{ this._parent.get_name() }});{% endmacro %}")
+
+        def __init__(self):
+            super().__init__()
+            self._name = "ToolkitScale"
+
+    return ScaleControl()
+
+
+MAP_CSS = (".leaflet-control-attribution{max-width:62%;white-space:normal;line-height:1.25;font-size:10px}"
+           ".toolkit-pin{position:relative;width:24px;height:24px;border-radius:50% 50% 50% 0;transform:rotate(-45deg);"
+           "border:2px solid #fff;box-shadow:0 0 3px rgba(0,0,0,.6);box-sizing:border-box}"
+           ".toolkit-pin::after{content:'';position:absolute;left:6px;top:6px;width:8px;height:8px;"
+           "border-radius:50%;background:#fff}")
+"""The look every toolkit map adds: the attribution keeps to the right 62 % (wrapping), so the scale bar at the
+bottom left is never under it; ``folium.Icon`` pins (:func:`_pin_template`)."""
+
+
+def _pin_template(color: str):
+    """A ``folium.Icon``'s script as a pin of its colour (a ``DivIcon``): folium draws ``Icon`` with the
+    awesome-markers plugin, which toolkit maps do not load, and the marker fell back to Leaflet's blue one."""
+    from folium.template import Template
+
+    return Template("{% macro script(this, kwargs) %}var {{ this.get_name() }} = L.divIcon({html: "
+                    "'<div class=\"toolkit-pin\" style=\"background:" + color + "\"></div>', className: "
+                    "'toolkit-pin-icon', iconSize: [24, 24], iconAnchor: [12, 30], popupAnchor: [0, -28]});"
+                    "{% endmacro %}")
 
 
 def _squeezed_render(figure, **kwargs) -> str:
@@ -483,6 +594,7 @@ def dot_icon(color: str, size: int = 14, label: str = ""):
     icon = folium.DivIcon(html=html.escape(label), icon_size=(size + 4, size + 4),
                           icon_anchor=(size // 2 + 2, size // 2 + 2), class_name=f"toolkit-dot {cls}")
     icon._toolkit_css = f".{cls}{{background:{color};font-size:{max(size - 6, 8)}px;line-height:{size}px}}"
+    icon._toolkit_dot = (color, size, label)          # the data form of the map draws it (toolkit.mapassets.spec)
     return icon
 
 
@@ -493,7 +605,13 @@ def add_legend(m, title: str, items) -> None:
 
     from branca.element import Element
 
-    rows = []
+    rows, data = [], []
+    for item in items:
+        if item[0] == "gradient":
+            data.append({"gradient": [str(c) for c in item[1]], "low": float(item[2]), "high": float(item[3])})
+        else:
+            data.append({"color": str(item[0]), "label": str(item[1])})
+    m._toolkit_legend = {"title": str(title), "items": data}       # the map's data form (toolkit.mapassets.spec)
     for item in items:
         if item[0] == "gradient":
             _, colors, lo, hi = item
@@ -560,19 +678,35 @@ def first_view(m, width: int | None = None, height: int | None = None) -> dict:
     lo = opts.get("min_zoom", opts.get("minZoom", lo)) or lo
     hi = opts.get("max_zoom", opts.get("maxZoom", hi)) or hi
     zoom = float(opts.get("zoom", getattr(m, "zoom_start", 10)) or 10)
-    zoom = max(lo, min(hi, zoom))
-    lat, lon = (float(v) for v in m.location)
     # folium's FitBounds, or toolkit.maps.fit's element (which fits again once the map has its size)
     fits = [e for e in m._children.values()
             if isinstance(e, FitBounds) or (getattr(e, "_name", "") == "FitData" and hasattr(e, "bounds"))]
+    bounds = padding = None
     if fits:
         fb = fits[-1]
-        (s_, w_), (n_, e_) = ((float(a), float(b)) for a, b in fb.bounds)
-        fo = (fb.options or {}) if isinstance(fb, FitBounds) else {"padding": (fb.padding, fb.padding),
+        bounds = fb.bounds
+        fo: dict[str, Any] = (fb.options or {}) if isinstance(fb, FitBounds) else {"padding": (fb.padding, fb.padding),
                                                                      "maxZoom": fb.max_zoom}
         pad = fo.get("padding") or (0, 0)
         tl = fo.get("paddingTopLeft") or fo.get("padding_top_left") or pad
         br = fo.get("paddingBottomRight") or fo.get("padding_bottom_right") or pad
+        padding = (tuple(tl), tuple(br), fo.get("maxZoom", fo.get("max_zoom")))
+    return view_of(m.location, zoom, lo, hi, bounds, padding, w, h)
+
+
+def view_of(center, zoom: float, lo: float, hi: float, bounds, padding, w: int, h: int) -> dict:
+    """The view Leaflet shows in a ``w`` × ``h`` viewport (:func:`first_view`): ``center`` ``(lat, lon)`` at
+    ``zoom`` within the zooms ``lo``–``hi``, or, with ``bounds`` ``((south, west), (north, east))``, the view of
+    ``fitBounds`` with ``padding`` ``((left, top), (right, bottom), max_zoom)``.
+
+    >>> view_of((35.155, 129.06), 14, 10, 18, None, None, 1000, 520)["zoom"]
+    14
+    """
+    zoom = max(lo, min(hi, float(zoom)))
+    lat, lon = (float(v) for v in center)
+    if bounds:
+        (s_, w_), (n_, e_) = ((float(a), float(b)) for a, b in bounds)
+        tl, br, mz = padding or ((0, 0), (0, 0), None)
         sx, sy = _world_px(s_, w_, zoom)
         nx, ny = _world_px(n_, e_, zoom)
         bw, bh = abs(nx - sx), abs(sy - ny)
@@ -584,7 +718,6 @@ def first_view(m, width: int | None = None, height: int | None = None) -> dict:
             zoom = max(lo, min(hi, z))
         else:
             zoom = hi
-        mz = fo.get("maxZoom", fo.get("max_zoom"))
         if isinstance(mz, (int, float)):
             zoom = min(mz, zoom)
         ax, ay = _world_px(s_, w_, zoom)

@@ -2,7 +2,9 @@
 
 Layers, bottom to top: sea (the background), land (the ``sido`` polygon of ``local/regions_b.geojson``),
 dong boundaries (``emd``, from zoom 12), district boundaries (``sigungu``), the road graph of
-``navi/roads.json.gz`` by class (motorway, arterial, main; local streets from zoom 14), labels: district names
+``navi/roads.json.gz`` by class (motorway, arterial, main; local streets from zoom 14), the graph's made-up links
+(a name ending in :data:`MADE_UP_MARK`, as the data marks them: straight lines between two nodes, no street on the
+ground) thin, grey and dashed from zoom 12, so no one takes them for streets; labels: district names
 up to zoom 13, dong names from zoom 14 (NanumGothic, the bundled Hangul font). Everything is read from the
 sandbox's datasets folder, whatever districts it holds.
 
@@ -26,6 +28,9 @@ __all__ = ["TileRenderer", "renderer", "MAX_ZOOM", "TILE"]
 
 TILE = 256
 MAX_ZOOM = 18
+STYLE = 2
+"""The look of the tiles: raised when a change redraws them (2: made-up links dashed), so that caches keyed on it
+(the Jupyter route's ETag) do not serve the old look under an unchanged release number."""
 SS = 2                      # supersampling factor
 CACHE_SIZE = 4096           # tiles kept (least recently used dropped first), and at most CACHE_BYTES of PNG: the
 CACHE_BYTES = 48 * 2 ** 20  # city's tiles measured ~8 kB each on average (sea tiles far less, dense streets more)
@@ -41,6 +46,10 @@ ROAD_STYLE = {             # class → (fill, casing, width in px at zoom 15, mi
     "local": ((255, 255, 255), (205, 198, 188), 2.6, 14),
 }
 DRAW_ORDER = ("local", "main", "arterial", "motorway")
+MADE_UP_MARK = "(가상)"
+"""How the road graph marks a made-up link in its name (``…연결로(가상)``, ``수정산터널(가상)``; datasets/README.md)."""
+MADE_UP_STYLE = ((110, 110, 110), 1.4, 12, (7.0, 5.0))
+"""Made-up links: colour, width in px, minimum zoom, (dash, gap) in px."""
 
 _lock = threading.Lock()
 _renderers: dict[Path, "TileRenderer"] = {}
@@ -137,11 +146,13 @@ class TileRenderer:
         e = np.asarray(data["edges"], dtype=float)
         u, v, road = (e[:, cols.index(c)].astype(int) for c in ("u", "v", "road"))
         classes = [r[1] for r in data["roads"]]
-        cls = np.array([classes[r] if r >= 0 else "local" for r in road])
+        made_up = [str(r[0]).endswith(MADE_UP_MARK) for r in data["roads"]]
+        cls = np.array([classes[r] if r >= 0 else "local" for r in road], dtype=object)
         if "motorway" in cols:
             cls[e[:, cols.index("motorway")].astype(bool)] = "motorway"
+        cls[np.array([r >= 0 and made_up[r] for r in road], dtype=bool)] = "made_up"
         self.roads = {}
-        for c in DRAW_ORDER:
+        for c in (*DRAW_ORDER, "made_up"):
             k = cls == c
             seg = np.column_stack([nx_[u[k]], ny_[u[k]], nx_[v[k]], ny_[v[k]]])
             box = np.column_stack([np.minimum(seg[:, 0], seg[:, 2]), np.minimum(seg[:, 1], seg[:, 3]),
@@ -209,6 +220,7 @@ class TileRenderer:
         for i in self.districts.overlapping(x0 - pad, y0 - pad, x1 + pad, y1 + pad):
             d.line(px(self.districts.rings[i]), fill=DISTRICT_LINE, width=wdist, joint="curve")
         self._draw_roads(d, z, x0, y0, x1, y1, k)
+        self._draw_made_up(d, z, x0, y0, x1, y1, k)
         self._draw_labels(d, z, x0, y0, x1, y1, k)
         img = img.resize((TILE, TILE), Image.LANCZOS)
         buf = io.BytesIO()
@@ -238,6 +250,28 @@ class TileRenderer:
                     d.line((ax, ay, bx, by), fill=color, width=wi)
                     if wi >= 4:                                    # round joints between consecutive segments
                         d.ellipse((ax - r, ay - r, ax + r, ay + r), fill=color)
+
+    def _draw_made_up(self, d, z, x0, y0, x1, y1, k) -> None:
+        """The made-up links: thin grey dashes over the roads (:data:`MADE_UP_STYLE`)."""
+        color, width, min_zoom, (dash, gap) = MADE_UP_STYLE
+        if z < min_zoom:
+            return
+        seg, box = self.roads["made_up"]
+        pad = 4 / (1 << z)
+        idx = np.nonzero((box[:, 0] <= x1 + pad) & (box[:, 2] >= x0 - pad) &
+                         (box[:, 1] <= y1 + pad) & (box[:, 3] >= y0 - pad))[0]
+        wi = max(1, round(width * SS))
+        on, off = dash * SS, gap * SS
+        for ax, ay, bx, by in ((seg[idx] - [x0, y0, x0, y0]) * k).tolist():
+            length = math.hypot(bx - ax, by - ay)
+            if length == 0:
+                continue
+            ux, uy = (bx - ax) / length, (by - ay) / length
+            t = 0.0
+            while t < length:
+                t2 = min(t + on, length)
+                d.line((ax + ux * t, ay + uy * t, ax + ux * t2, ay + uy * t2), fill=color, width=wi)
+                t = t2 + off
 
     def _draw_labels(self, d, z, x0, y0, x1, y1, k) -> None:
         if z <= 13:
