@@ -72,3 +72,27 @@ def checkout_jupyter_server(tmp_path_factory):
     work = tmp_path_factory.mktemp("jupyter-server")
     with JupyterProcess.server_of_checkout(work, base_url="/user/ann/") as server:
         yield server
+
+
+@pytest.fixture(scope="session")
+def docs_site(tmp_path_factory):
+    """The documentation site of this checkout, built as docs/development.md says (Sphinx, warnings as errors,
+    nitpicky) into a temporary folder, once per session: ``.html`` (the site), ``.returncode``, ``.output`` (what
+    Sphinx printed) and ``.seconds``. The tests that use it are one xdist group (conftest.py), built by one worker."""
+    pytest.importorskip("sphinx")
+    pytest.importorskip("myst_nb")
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+    from types import SimpleNamespace
+
+    root = Path(__file__).resolve().parents[1]
+    out = tmp_path_factory.mktemp("docs-site")
+    started = time.monotonic()
+    done = subprocess.run([sys.executable, "-m", "sphinx", "-W", "--keep-going", "-n", "-q", "-b", "html", "-c", "docs",
+                           "-d", str(out / "doctrees"), ".", str(out / "html")], cwd=root, capture_output=True,
+                          text=True, timeout=1200, stdin=subprocess.DEVNULL,
+                          env={**__import__("os").environ, "PYTHONDONTWRITEBYTECODE": "1"})
+    return SimpleNamespace(html=out / "html", returncode=done.returncode, output=done.stdout + done.stderr,
+                           seconds=time.monotonic() - started)

@@ -76,14 +76,14 @@ def build_and_install(root: Path) -> Installed:
     if built.returncode != 0:
         raise AssertionError(f"python -m build failed:\n{built.stdout[-4000:]}\n{built.stderr[-4000:]}")
     build_seconds = time.monotonic() - started
-    wheel = next(dist.glob("toolkit-*.whl"))
-    sdist = next(dist.glob("toolkit-*.tar.gz"))
+    wheel = next(dist.glob("social_api_toolkit-*.whl"))
+    sdist = next(dist.glob("social_api_toolkit-*.tar.gz"))
     started = time.monotonic()
     venv.EnvBuilder(with_pip=True, clear=True).create(root / "venv")
     # --no-compile: no byte-code for the thousands of files no test imports (the packages' own tests, mostly);
     # what is imported is compiled then, once. Half the install's CPU time; the same files installed.
     pip = [str(root / "venv" / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
-           "--no-compile", "-c", str(REPO / "constraints.txt"), f"toolkit[lab] @ {wheel.resolve().as_uri()}"]
+           "--no-compile", "-c", str(REPO / "constraints.txt"), f"social-api-toolkit[lab] @ {wheel.resolve().as_uri()}"]
     done = subprocess.run(pip, capture_output=True, text=True, timeout=1800, stdin=subprocess.DEVNULL, cwd=empty,
                           env={k: v for k, v in os.environ.items() if not k.startswith(("PYTHON", "VIRTUAL_ENV"))})
     if done.returncode != 0:

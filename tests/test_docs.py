@@ -1,5 +1,6 @@
-"""The user-facing documents (notebooks/reference/, docs/): the API reference is current, and every link between the documents,
-the README and the notebooks lands on a file or an anchor that exists."""
+"""The user-facing documents (notebooks/reference/, docs/ and its site's pages): the API reference is current, and every
+link between the documents, the README and the notebooks lands on a file or an anchor that exists (the site's build,
+tests/test_docs_site.py, checks them again as Sphinx resolves them)."""
 from __future__ import annotations
 
 import json
@@ -46,7 +47,8 @@ def _links(text: str):
 
 def _sources():
     yield ROOT / "README.md", (ROOT / "README.md").read_text("utf-8")
-    for md in [*DOCS.glob("*.md"), *REFERENCE.glob("*.md")]:
+    pages = [p for p in DOCS.rglob("*.md") if "_build" not in p.relative_to(DOCS).parts]
+    for md in [*pages, *REFERENCE.glob("*.md"), ROOT / "deploy" / "README.md", ROOT / "CHANGELOG.md"]:
         yield md, md.read_text("utf-8")
     for nb in sorted((ROOT / "notebooks").glob("*.ipynb")):
         cells = json.loads(nb.read_text("utf-8"))["cells"]

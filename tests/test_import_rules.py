@@ -4,6 +4,7 @@
 * the core (``http``, ``config``, ``errors``, ``frames``, ``area``) imports neither the client, nor an area,
   nor the package ``__init__``;
 * the sandbox never imports a client module (only the neutral utilities ``toolkit.loopback``, ``toolkit.fonts``,
+  ``toolkit.addresstext`` (how addresses are written: one reader for both sides),
   ``toolkit.latency`` and the package data ``toolkit.data``).
 """
 from __future__ import annotations
@@ -18,7 +19,7 @@ from toolkit.client import AREAS
 PKG = Path(__file__).resolve().parents[1] / "toolkit"
 AREA_MODULES = sorted({spec.split(":")[0].rsplit(".", 1)[1] for spec in AREAS.values()})
 CORE = ["http", "config", "errors", "frames", "area", "secrets", "coords", "_version", "authpages"]
-NEUTRAL_FOR_SANDBOX = {"toolkit.loopback", "toolkit.fonts", "toolkit.latency", "toolkit.data",
+NEUTRAL_FOR_SANDBOX = {"toolkit.loopback", "toolkit.fonts", "toolkit.latency", "toolkit.data", "toolkit.addresstext",
                        "toolkit.classroom", "toolkit.secrets"}   # class tokens: both sides derive them alike
 
 

@@ -22,7 +22,7 @@ __all__ = ["connect", "connect_async", "Client", "AsyncClient", "Secret", "CATEG
 _SUBMODULES = ("errors", "frames", "plots", "maps", "navimaps", "widgets", "config", "http", "sandbox", "secrets",
                "events", "templates", "oauth", "user", "business", "story", "talk", "channel", "local", "navi",
                "utility", "area", "client", "cli", "reports", "fonts", "categories", "coords", "geo", "authpages",
-               "samples", "data", "walkthroughs", "lessons")
+               "samples", "data", "walkthroughs", "lessons", "cassette")
 
 _mplfont.install()      # matplotlib, once imported, draws Hangul (nothing of it is imported here)
 

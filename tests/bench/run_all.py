@@ -13,8 +13,11 @@ server extension, drawn there or forwarded to a class sandbox (bench_map_tiles),
 (bench_guard), start-up to the first keyword answer in a new
 process (bench_startup), a class on one machine (bench_classroom: a student's kernel bound to the class sandbox
 against the embedded sandbox, the class sandbox's memory per world, simulated students in their own processes,
-the students one core serves), the sandbox's resident memory over a long run of varied requests and its growth
-over the run's last third (bench_soak: 10 minutes, 75 s short). Every benchmark that
+the students one core serves), a class arriving at a lesson's start and working through a walkthrough, for 100, 300
+and 1,000 students driven by one asyncio process (bench_class_load: every world made, p50/p95/p99, the class
+sandbox's CPU and peak memory), the sandbox's resident memory over a long run of varied requests and its growth
+over the run's last third (bench_soak: 10 minutes, 75 s short), a bulk geocode recorded into a cassette and
+replayed from it against a plain one (bench_cassette). Every benchmark that
 loads the sandbox runs it in its own process (``toolkit sandbox --port 0``) and prints its ratios. Each one's
 wall time is printed after it (``--- bench_core.py: 12 s``).
 """
@@ -28,7 +31,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 BENCHES = ["bench_core.py", "bench_server.py", "bench_bulk.py", "bench_pools.py", "bench_dask.py", "bench_routing.py",
            "bench_fresh.py", "bench_tiles.py", "bench_map_tiles.py", "bench_guard.py", "bench_startup.py",
-           "bench_classroom.py", "bench_soak.py"]
+           "bench_classroom.py", "bench_class_load.py", "bench_soak.py", "bench_cassette.py"]
 
 
 def main(argv: list[str]) -> int:

@@ -58,6 +58,9 @@ def test_run_all_short_prints_every_ratio_next_to_its_goal():
     assert len(kernel) == 1 and goals[kernel[0]] > 0
     assert goals["class sandbox resident MB with 60 worlds (projected from 10)"] > 0
     assert goals["10 students: failed requests"] == 0
+    # a class arriving at once and working (bench_class_load): every student got their world, no request failed
+    assert goals["40 students: every one got their world"] == 40
+    assert goals["40 students: failed requests"] == 0
     assert goals["10 students: p95 latency ms"] > 0 and goals["10 students: p99 latency ms"] > 0
     classroom = dict(re.findall(r"^(class sandbox: resident MB per world after a walkthrough|10 students: throughput "
                                 r"requests/s|ceiling: students per core at p95 ≤ 50 ms|ceiling: sandbox CPU per "

@@ -60,7 +60,7 @@ def test_the_wheel_carries_the_licences_and_the_terms_of_its_data(installed_tool
     assert "datasets/README.md\" for sources" not in notice and "Store data: 소상공인시장진흥공단" in notice
     # after install, from an empty folder: the terms through toolkit.data, the licence files in the dist-info
     code = ("import importlib.metadata as m, toolkit.data as d; print(d.notice_path()); "
-            "print(sorted(str(f) for f in m.distribution('toolkit').files if '/licenses/' in str(f)))")
+            "print(sorted(str(f) for f in m.distribution('social-api-toolkit').files if '/licenses/' in str(f)))")
     where, files = inst.run(inst.python, "-c", code).stdout.strip().splitlines()
     assert where.startswith(str(inst.venv)) and where.endswith("toolkit/data/NOTICE.md"), where
     assert [f.split("/licenses/", 1)[1] for f in eval(files)] == LICENCES  # noqa: S307 — a list we printed
@@ -102,8 +102,9 @@ def test_the_sdist_holds_the_repository_and_a_quick_part_of_the_suite_runs_from_
     here = subprocess.run([sys.executable, "-c", "import toolkit; print(toolkit.__file__)"], cwd=root, env=env,
                           capture_output=True, text=True, timeout=60)
     assert here.stdout.strip() == str(root / "toolkit" / "__init__.py"), here   # the sdist's source, not the checkout
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *QUICK], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
+    # in one process (-n 0): four quick files do not pay for starting xdist's workers
+    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0", *QUICK], cwd=root,
+                          env=env, capture_output=True, text=True, timeout=900, stdin=subprocess.DEVNULL)
     tail = done.stdout.strip().splitlines()[-1] if done.stdout.strip() else done.stderr[-2000:]
     print(f"from the sdist: pytest {' '.join(QUICK)}: {tail}")
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
@@ -113,10 +114,10 @@ def test_the_sdist_holds_the_repository_and_a_quick_part_of_the_suite_runs_from_
 def test_the_installed_command_line_outside_a_checkout(installed_toolkit, tmp_path):
     """The installed ``toolkit`` from an empty folder: its version, its help about the working folder, and a
     mistake as one line."""
-    from toolkit import __version__
-
     inst = installed_toolkit
-    assert inst.run(inst.toolkit, "--version").stdout.strip() == f"toolkit {__version__}"
+    version = inst.wheel.name.split("-")[1]         # the version the checkout's build gave the sdist and the wheel
+    assert inst.sdist.name == f"social_api_toolkit-{version}.tar.gz", (inst.sdist.name, inst.wheel.name)
+    assert inst.run(inst.toolkit, "--version").stdout.strip() == f"toolkit {version}"
     assert "~/toolkit-walkthroughs" in inst.run(inst.toolkit, "lab", "--help").stdout
     file = tmp_path / "notes.txt"
     file.write_text("mine", "utf-8")

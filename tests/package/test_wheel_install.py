@@ -45,7 +45,8 @@ def test_the_wheel_carries_what_the_sandbox_and_the_walkthroughs_read(installed_
     with tarfile.open(inst.sdist) as sdist:
         members = {m.name.split("/", 1)[1] for m in sdist.getmembers() if "/" in m.name}
     assert {"setup.py", "pyproject.toml", "notebooks/00_quickstart.ipynb", "datasets/README.md",
-            "datasets/build/build_roads.py", "toolkit/data/navi/roads.json.gz"} <= members
+            "datasets/build/build_roads.py", "datasets/local/station_lines.csv",
+            "toolkit/data/navi/roads.json.gz"} <= members
 
 
 def test_the_readme_first_steps_run_from_an_empty_folder(installed_toolkit, tmp_path):

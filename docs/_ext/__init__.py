@@ -1,0 +1,1 @@
+"""The documentation site's own Sphinx extensions (docs/conf.py)."""
