@@ -274,8 +274,8 @@ class UserArea(Area):
         pages, cursor, more = [], from_updated_at, False
         for _ in range(max_pages if all_pages and address_id is None else 1):
             params = {"address_id": address_id, "from_updated_at": cursor, "page_size": page_size}
-            body = yield from self._flow(target_id, lambda a: Call("GET", "api", "/v1/user/shipping_address", a,
-                                                                   params=params, name="user.shipping_addresses"))
+            body = yield from self._flow(target_id, lambda a, params=params: Call(
+                "GET", "api", "/v1/user/shipping_address", a, params=params, name="user.shipping_addresses"))
             pages.append(body)
             items = body.get("shipping_addresses") or []
             more = False
@@ -346,7 +346,9 @@ class UserArea(Area):
 
     @staticmethod
     def plot_consent(report, ax=None):
-        """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`.
+        """A matplotlib bar chart of the agreement rate per scope of :meth:`consent_report`: agreed ÷ every linked
+        user (the report cannot tell who was asked; :func:`toolkit.reports.consent_summary` with the consent log
+        can), as its title says; the figure carries a text alternative (:func:`toolkit.plots.alt_text`).
 
         Spec: identity §4.5 scopes (a chart of a consent report).
 
@@ -354,7 +356,7 @@ class UserArea(Area):
         """
         import matplotlib.pyplot as plt
 
-        from .plots import use_hangul_font
+        from .plots import OKABE_ITO, use_hangul_font, with_alt
 
         use_hangul_font()
 
@@ -362,11 +364,14 @@ class UserArea(Area):
         created = ax is None
         if created:
             _, ax = plt.subplots(figsize=(7, 3.6))
-        ax.bar(rates.index.astype(str), rates.values * 100, color="#f2b807")
-        ax.set_ylabel("users agreeing (%)")
+        ax.bar(rates.index.astype(str), rates.values * 100, color=OKABE_ITO["sky blue"])
+        ax.set_ylabel("users agreeing (% of the linked users)")
         ax.set_ylim(0, 100)
-        ax.set_title(f"Consent per scope ({len(report)} users)")
+        ax.set_title(f"Consent per scope ({len(report)} users linked): agreed ÷ linked")
         plt.setp(ax.get_xticklabels(), rotation=45, ha="right", rotation_mode="anchor")
         if created:
             ax.figure.tight_layout()
+            with_alt(ax.figure, f"Bar chart: consent per scope, the share of the {len(report)} linked users who "
+                                "agree (agreed ÷ linked, not ÷ asked): "
+                                + "; ".join(f"{scope} {100 * rate:.0f}%" for scope, rate in rates.items()) + ".")
         return ax

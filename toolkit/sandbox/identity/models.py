@@ -32,7 +32,13 @@ Choices of the sandbox where the spec is silent (identity says "not shown"):
   HTTP 400 code -101 (the real platform's "not registered user" answer).
 * Consent transitions are recorded in ``consent_events(app_id, user_id, type, scopes, detail, at)`` with types
   ``linked``, ``unlinked``, ``scope_consent``, ``scope_withdraw``, ``tokens_revoked`` (the webhook area emits
-  events from them); ``detail`` is a JSON object (e.g. ``{"reason": "UNLINK_FROM_APPS"}``).
+  events from them) and ``scope_decline``; ``detail`` is a JSON object (e.g. ``{"reason": "UNLINK_FROM_APPS"}``).
+* ``scope_decline``: the consent screen asked for items and the user did not agree to them: ``{"how":
+  "unticked"}`` for optional items left unticked when the user agreed to the rest, ``{"how": "cancelled"}`` for
+  every item of a screen the user cancelled (the app gets ``access_denied``; a first login cancelled leaves the
+  user unlinked). The platform sends no event for a decline (identity §5 lists none), so no webhook is made from
+  it; the sandbox keeps it so a consent report can count the users *asked*. A later withdrawal is
+  ``scope_withdraw`` (event ``User Scope Withdraw``).
 """
 from __future__ import annotations
 
@@ -186,7 +192,8 @@ class Model:
 
     def replay_history(self, app_id: str, rows: list[dict]) -> dict:
         """Apply a consent history (``toolkit/data/users/consent_history.json``: rows ``{user_id, at, type, scopes}``
-        with ``type`` ``linked``, ``scope_consent`` or ``scope_withdraw``, oldest first) as if it had happened
+        with ``type`` ``linked``, ``scope_consent``, ``scope_withdraw`` or ``scope_decline`` (items a consent screen
+        asked for and the user did not agree to; ``how``: ``unticked`` or ``cancelled``), oldest first) as if it had happened
         at its times: links, consents and consent-event rows with the recorded ``at``. Done once per store (a
         second call answers the same summary); refused when a row lies after the sandbox clock or a user of the
         history is linked already. No webhook is sent for the past: the webhook engine's cursor moves past
@@ -221,6 +228,12 @@ class Model:
                                " VALUES (?, ?, 'linked', '', '{}', ?)", (app_id, uid, at))
                     count += 1
                     kind = "scope_consent"
+                if kind == "scope_decline":
+                    db.execute("INSERT INTO consent_events (app_id, user_id, type, scopes, detail, at)"
+                               " VALUES (?, ?, 'scope_decline', ?, ?, ?)",
+                               (app_id, uid, " ".join(scopes), json.dumps({"how": row.get("how", "unticked")}), at))
+                    count += 1
+                    continue
                 if kind not in ("scope_consent", "scope_withdraw"):
                     raise api_error(400, -2, f"unknown history row type {row['type']!r}")
                 agreed = int(kind == "scope_consent")
@@ -300,6 +313,12 @@ class Model:
         if changed:
             self.event(app_id, user_id, "scope_consent", changed)
         return changed
+
+    def decline(self, app_id: str, user_id: int, scopes: list[str], how: str) -> None:
+        """Record that the consent screen asked the user for ``scopes`` and the user did not agree (``how``:
+        ``unticked`` or ``cancelled``). No webhook follows (the platform has no such event)."""
+        if scopes:
+            self.event(app_id, user_id, "scope_decline", list(scopes), how=how)
 
     def agreed_scopes(self, app_id: str, user_id: int) -> list[str]:
         return [r["scope"] for r in self.store.all(

@@ -224,15 +224,18 @@ async def consent_submit(request: Request):
     if not sessions:
         return pages.login_page(req.q, app_name=req.app["name"], error="Your session has ended; log in again.")
     session = sessions[0]
-    if form.get("action") != "agree":
-        return req.fail("access_denied", "User denied access")
     model = _model(request)
     linked, missing, missing_terms, terms = _pending_consent(request, req, session["user_id"])
+    app_id = req.app["app_id"]
+    if form.get("action") != "agree":
+        # a decline: every item the screen asked for (the platform sends no event for it; the log keeps it)
+        model.decline(app_id, session["user_id"], missing, "cancelled")
+        return req.fail("access_denied", "User denied access")
     chosen = set(form.getlist("scope"))
     agreed = [s for s in missing if _required(req.app, s) or s in chosen]
+    model.decline(app_id, session["user_id"], [s for s in missing if s not in agreed], "unticked")
     chosen_terms = set(form.getlist("term"))
     agreed_terms = [t for t in missing_terms if terms[t]["required"] or t in chosen_terms]
-    app_id = req.app["app_id"]
     if not linked:
         model.link(app_id, session["user_id"], "linked" if req.app["auto_link"] else "pending")
     model.agree(app_id, session["user_id"], agreed)
