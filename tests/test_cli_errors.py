@@ -90,6 +90,8 @@ def test_lab_notebooks_naming_a_file_says_it_is_a_file(tmp_path):
     assert line == f"toolkit lab: --notebooks {file}: a file, not a folder: give the folder JupyterLab should open"
     line = one_line(run("lab", "--notebooks", tmp_path / "missing", cwd=tmp_path), 2)
     assert "no such folder" in line and f"toolkit walkthroughs {tmp_path / 'missing'}" in line, line
+    line = one_line(run("lab", "--instructor", "--notebooks", tmp_path, cwd=tmp_path), 2)
+    assert line == "toolkit lab: --instructor chooses the walkthroughs' folder and --notebooks names one: give one of them"
 
 
 @pytest.mark.parametrize("option", ["--port", "--sandbox-port"])

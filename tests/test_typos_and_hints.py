@@ -62,7 +62,8 @@ def test_category_codes_products_and_choices_suggest_the_nearest(tk):
     with pytest.raises(ParameterError, match=r"product='locl': 'locl' is not a product id; did you mean 'local'\? "
                                              r"Valid: login, social, message, local, navi, channel, search"):
         tk.status.current(product=["navi", "locl"])
-    with pytest.raises(ParameterError, match=r"output_coord='WGS48': must be one of .* \(did you mean 'WGS84'\?\)"):
+    with pytest.raises(ParameterError, match=r"output_coord='WGS48': must be one of .* \(did you mean 'WGS84', "
+                                             r"longitude and latitude, EPSG:4326\?\)"):
         tk.local.transcoord(129.0592, 35.1579, output_coord="WGS48")
 
 

@@ -6,9 +6,10 @@ and ``toolkit classroom``; ``toolkit --version``.
   "app": {...demo app: keys, client secret, redirect URIs...}}`` for a sandbox on port N and exits, without
   starting a server or binding the port (so it works while a sandbox serves on N). The output holds the demo
   app's secrets in plain text, for wiring other tools to the sandbox.
-* ``toolkit lab [--port N] [--sandbox-port N]`` starts a shared sandbox and JupyterLab (on port N) on the
-  walkthroughs: in a checkout its ``notebooks/``, else the working folder ``~/toolkit-walkthroughs`` (seeded with
-  the walkthroughs), or ``--notebooks DIR``. Each notebook's ``toolkit.connect()``
+* ``toolkit lab [--port N] [--sandbox-port N] [--instructor]`` starts a shared sandbox and JupyterLab (on port N)
+  on the learner's edition of the walkthroughs: in a checkout its ``lessons/`` (seeded from ``notebooks/``), else
+  the working folder ``~/toolkit-walkthroughs``; ``--instructor`` opens the instructor's edition (a checkout's
+  ``notebooks/``), ``--notebooks DIR`` any folder. Each notebook's ``toolkit.connect()``
   starts its own embedded sandbox in its kernel (``connect(fresh=True)``, as the walkthroughs do: fresh,
   deterministic state, "Run All" gives the stored outputs); ``toolkit.connect(shared=True)`` binds to the lab's
   shared sandbox instead (``TOOLKIT_SANDBOX_URL``).
@@ -367,14 +368,22 @@ def lab_extensions(where: str | Path) -> tuple[list[str], dict[str, str]]:
     return args, env
 
 
-def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
-    """The folder ``toolkit lab`` opens, and a line saying what it is.
+CHECKOUT_LESSONS = "lessons"
+"""The folder of a checkout where ``toolkit lab`` keeps the learner's edition (ignored by git)."""
+
+
+def lab_folder(notebooks: str | Path | None, instructor: bool = False) -> tuple[Path, str]:
+    """The folder ``toolkit lab`` opens, and a line saying what it is. A learner who runs the README's command sees
+    the learner's edition (no stored output gives an answer away) unless they ask for the instructor's.
 
     * ``--notebooks DIR``: that folder; the walkthroughs in it that are as toolkit ships them are trusted.
-    * In a checkout (an editable install): the checkout's ``notebooks/``, trusted.
+    * ``--instructor``: the instructor's edition, every stored output: in a checkout its ``notebooks/``, else the
+      working folder ``~/toolkit-walkthroughs-instructor``; trusted.
+    * In a checkout (an editable install): its ``lessons/`` (:data:`CHECKOUT_LESSONS`), seeded from ``notebooks/``
+      as the learner's edition by :func:`toolkit.walkthroughs.copy` and kept between runs (a walkthrough you changed
+      is never overwritten; one you only ran is upgraded), trusted.
     * Otherwise (a regular install): the working folder :func:`toolkit.walkthroughs.default_workdir`
-      (``~/toolkit-walkthroughs``), seeded with the walkthroughs, their pages and samples by
-      :func:`toolkit.walkthroughs.copy` (a file you changed is never overwritten), and trusted.
+      (``~/toolkit-walkthroughs``), seeded the same way.
     """
     from . import walkthroughs
 
@@ -389,10 +398,19 @@ def lab_folder(notebooks: str | Path | None) -> tuple[Path, str]:
         signed = walkthroughs.sign_shipped(folder)
         return folder, f"the folder you chose ({len(signed)} walkthroughs in it trusted)"
     root = walkthroughs.in_checkout()
-    if root is not None:
+    if root is not None and instructor:
         folder = root / "notebooks"
         signed = walkthroughs.sign_shipped(folder)
-        return folder, f"the checkout's walkthroughs ({len(signed)} trusted)"
+        return folder, f"the checkout's walkthroughs, the instructor's edition ({len(signed)} trusted)"
+    if root is not None:
+        folder = root / CHECKOUT_LESSONS
+        report = walkthroughs.copy(folder)
+        return folder, ("the learner's edition of the checkout's walkthroughs, kept between runs (toolkit lab "
+                        "--instructor opens notebooks/, every answer); walkthroughs: " + report.summary())
+    if instructor:
+        folder = walkthroughs.default_workdir().with_name(walkthroughs.default_workdir().name + "-instructor")
+        report = walkthroughs.copy(folder, edition="instructor")
+        return folder, "the instructor's edition, kept between runs; walkthroughs: " + report.summary()
     folder = walkthroughs.default_workdir()
     report = walkthroughs.copy(folder)
     return folder, "your working folder, kept between runs; walkthroughs: " + report.summary()
@@ -402,13 +420,16 @@ def cmd_lab(args) -> int:
     import importlib.util
 
     if importlib.util.find_spec("jupyterlab") is None:
-        raise CliError("JupyterLab is not installed: pip install 'toolkit[lab]' (in a checkout: "
+        raise CliError("JupyterLab is not installed: pip install 'social-api-toolkit[lab]' (in a checkout: "
                        "pip install -e '.[lab]')", code=1)
     if args.port:
         _port_free(args.port, "--port")
     if args.sandbox_port:
         _port_free(args.sandbox_port, "--sandbox-port")
-    folder, what = lab_folder(args.notebooks)
+    if args.notebooks is not None and args.instructor:
+        raise CliError("--instructor chooses the walkthroughs' folder and --notebooks names one: give one of them",
+                       code=2)
+    folder, what = lab_folder(args.notebooks, instructor=args.instructor)
     server = _server(args, port=args.sandbox_port).start()
     # Each notebook's toolkit.connect() starts its own embedded sandbox in the kernel, so "Run All" reproduces the
     # stored outputs; toolkit.connect(shared=True) binds to this shared one (also reachable by other tools).
@@ -568,7 +589,8 @@ def _ago(when, now) -> str:
 
 def progress_table(frame, now=None) -> str:
     """The teacher's progress table (:meth:`toolkit.classroom.Teacher.progress`) as one plain-text table: a row per
-    student, times as how long ago, the exercises right as a count and those not right yet by id."""
+    student, times as how long ago, the exercises right as a count, those not right yet by id with their tries
+    (``00.3×4``), and the kind of the last error the student's own code raised."""
     import pandas as pd
 
     if not len(frame):
@@ -576,7 +598,9 @@ def progress_table(frame, now=None) -> str:
     now = pd.Timestamp.now(tz="UTC") if now is None else now
     rows = [{"student": r.student, "last activity": _ago(r.last_activity, now),
              "last error": f"{r.last_error} ({_ago(r.last_error_at, now)})" if r.last_error else "-",
-             "right": str(len(r.right)), "not yet": " ".join(r.not_yet) or "-",
+             "raised": f"{r.last_raised} ({_ago(r.last_raised_at, now)})" if getattr(r, "last_raised", "") else "-",
+             "right": str(len(r.right)),
+             "not yet": " ".join(f"{e}×{(getattr(r, 'attempts', None) or {}).get(e, 1)}" for e in r.not_yet) or "-",
              "last check": f"{r.last_exercise} {'✓' if r.last_exercise in r.right else '✗'} "
                            f"({_ago(r.last_check, now)})" if r.last_exercise else "-"}
             for r in frame.itertuples()]
@@ -594,7 +618,11 @@ def serve_classroom(args, secret) -> int:
     settle()            # this process is a server: its C heap levels off (see toolkit/sandbox/heap.py)
     kw = {"seed": args.seed, "latency": args.latency, "frozen": args.frozen_clock, "clock": args.clock,
           "prefix": args.prefix, "limits": args.limits, "secret_file": args.secret_file,
-          "allow_origins": args.allow_origin, "webhook_host": args.webhook_host}
+          "allow_origins": args.allow_origin, "webhook_host": args.webhook_host, "trusted_hosts": args.trusted_host}
+    from .sandbox.connections import ConnectionLimits
+
+    kw["connections"] = ConnectionLimits(per_address=args.max_connections_per_address, total=args.max_connections,
+                                         head_seconds=args.header_timeout)
     if args.clock_start:
         kw["clock_start"] = args.clock_start
     from .classroom import ClassroomError
@@ -615,6 +643,9 @@ def serve_classroom(args, secret) -> int:
         where = f"{args.db} (worlds in {args.db}.worlds/)" if args.db else "in memory"
         print(f"toolkit classroom on {url}  (worlds: {where}; SIGTERM or Ctrl-C stops it)", flush=True)
         print(f"  limits {server.classroom.limits} (--max-concurrent, --rate, --burst)", flush=True)
+        print(f"  anyone: {server.connections} (--max-connections, --max-connections-per-address); refused and "
+              f"anonymous requests {server.classroom.anonymous.rate:g} a second per address; answers to Host "
+              f"{', '.join(sorted(server.classroom.trusted_hosts))} (--trusted-host)", flush=True)
         print(f"  a student's token:  toolkit classroom token NAME --secret-file {args.secret_file}", flush=True)
         print(f"  the teacher:        toolkit classroom worlds --url {url} --secret-file {args.secret_file}",
               flush=True)
@@ -642,8 +673,9 @@ DESCRIPTION = "The toolkit's command line: serve the sandbox (an emulator of the
 EPILOG = """commands:
   toolkit sandbox                 serve the sandbox on 127.0.0.1 until Ctrl-C; prints its five base URLs
   toolkit sandbox --print-config  print the hosts and demo app of a sandbox on --port as JSON (binds nothing)
-  toolkit lab                     a shared sandbox and JupyterLab on the walkthroughs (prints the address last):
-                                  a checkout's notebooks/, else ~/toolkit-walkthroughs (seeded and kept)
+  toolkit lab                     a shared sandbox and JupyterLab on the learner's edition of the walkthroughs
+                                  (prints the address last): a checkout's lessons/, else ~/toolkit-walkthroughs
+                                  (seeded and kept); --instructor: every answer (a checkout's notebooks/)
   toolkit walkthroughs DIR        copy the walkthroughs, their pages and samples into DIR (keeps your changes)
   toolkit classroom --secret-file F           a class sandbox: one world per student (token NAME, worlds,
                                               progress, reset NAME, incident API_ID STATUS, incident --clear ID:
@@ -680,17 +712,21 @@ def main(argv: list[str] | None = None) -> int:
                          "one JSON object and exit; starts no server and binds no port")
     sb.set_defaults(func=cmd_sandbox)
     lab = sub.add_parser("lab", parents=[common], help="a sandbox and JupyterLab on the walkthroughs",
-                         description="Start a shared sandbox and JupyterLab (loopback only) on the walkthroughs: in a "
-                                     "checkout its notebooks/ folder; installed from a wheel or a Git URL, the working "
-                                     "folder ~/toolkit-walkthroughs, seeded with the walkthroughs (your changes are "
-                                     "kept). toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
+                         description="Start a shared sandbox and JupyterLab (loopback only) on the learner's edition "
+                                     "of the walkthroughs: in a checkout its lessons/ folder, seeded from notebooks/; "
+                                     "installed from a wheel or a Git URL, the working folder ~/toolkit-walkthroughs "
+                                     "(your changes are kept). --instructor opens the instructor's edition. "
+                                     "toolkit.connect(shared=True) in a notebook binds to the shared sandbox.")
     lab.add_argument("--port", type=_port, default=0,
                      help="JupyterLab's port on 127.0.0.1 (default: Jupyter's, 8888 or the next free one)")
     lab.add_argument("--sandbox-port", type=_port, default=0, metavar="N",
                      help="the shared sandbox's port on 127.0.0.1 (default: a free one)")
     lab.add_argument("--notebooks", type=_folder, default=None, metavar="DIR",
-                     help="folder JupyterLab opens (default: in a checkout its notebooks/ folder, else the working "
-                          "folder ~/toolkit-walkthroughs, seeded with the walkthroughs)")
+                     help="folder JupyterLab opens (default: the learner's edition, in a checkout its lessons/ "
+                          "folder, else the working folder ~/toolkit-walkthroughs, seeded with the walkthroughs)")
+    lab.add_argument("--instructor", action="store_true",
+                     help="open the instructor's edition, every stored output (answers included): in a checkout "
+                          "its notebooks/ folder, else ~/toolkit-walkthroughs-instructor")
     lab.add_argument("lab_args", nargs=argparse.REMAINDER, metavar="-- ARGS",
                      help="further arguments passed to jupyter lab unchanged")
     lab.set_defaults(func=cmd_lab)
@@ -748,7 +784,18 @@ def main(argv: list[str] | None = None) -> int:
                            "(default: only the class's own origins and localhost)")
     room.add_argument("--webhook-host", default=None, metavar="TEMPLATE",
                       help="in a cluster: the only host a student's webhooks go to, {name} the student's name "
-                           "(e.g. jupyter-{name}); default: any but link-local addresses and the hub's ports")
+                           "(e.g. jupyter-{name}); default: the public internet and the student's own inbox")
+    room.add_argument("--trusted-host", action="append", default=[], metavar="NAME",
+                      help="a host name the class sandbox is reached by (the kernels' TOOLKIT_CLASSROOM_URL, e.g. "
+                           "toolkit-classroom in a cluster); repeat for more (default: 127.0.0.1, localhost, ::1 "
+                           "and the host of $JUPYTERHUB_PUBLIC_URL; '*' for any)")
+    room.add_argument("--max-connections", type=int, default=8192, metavar="N",
+                      help="open connections in all (default 8192, below the open-file limit)")
+    room.add_argument("--max-connections-per-address", type=int, default=2048, metavar="N",
+                      help="open connections from one address (default 2048: on one machine every kernel comes "
+                           "from 127.0.0.1; lower in a cluster); past it the oldest one not in a request is closed")
+    room.add_argument("--header-timeout", type=float, default=10.0, metavar="S",
+                      help="seconds a connection has to send a request's whole head (default 10)")
     room.add_argument("--hours", type=float, default=1.0, help="incident: how long it lasts (default 1)")
     room.add_argument("--started-minutes-ago", type=float, default=0.0, help="incident: began this long ago")
     room.add_argument("--note", default="", help="incident: a note shown with it")

@@ -75,6 +75,7 @@ class Client:
         self.core = RequestCore(config, transport=transport, async_transport=async_transport)
         self.sandbox = sandbox
         self.access_token: Secret | None = Secret(access_token) if access_token is not None else None
+        self.cassette = None      # the toolkit.cassette.Cassette of connect(record=...) / connect(replay=...)
         self._areas: dict[str, Any] = {}
         self._user_listeners: list = []
         if sandbox is not None:
@@ -220,6 +221,8 @@ class Client:
     # ------------------------------------------------------------------ misc
     def __repr__(self) -> str:
         where = "embedded sandbox" if self.sandbox else "service"   # also a class world's (stored outputs match)
+        if self.cassette is not None and self.cassette.replaying:
+            where = f"replay of {self.cassette.path.name if self.cassette.path else 'a cassette'}"
         user = "user token set" if self.access_token else "no user token"
         return (f"<{type(self).__name__} {where} auth={self.hosts.auth} "
                 f"rest_api_key={self.credentials.rest_api_key} {user}>")
@@ -561,15 +564,8 @@ class SandboxHandle:
     CHECK_TIMEOUT = 1.0
     """Seconds :meth:`note_check` waits for the sandbox at most (one attempt, no retry)."""
 
-    def note_check(self, exercise: str, ok: bool) -> dict:
-        """Tell the sandbox a self-check's verdict: the exercise id and whether it was right, nothing else (never
-        the answer or the feedback). ``toolkit.lessons.check`` calls it; in a class the teacher's progress table
-        (``toolkit classroom progress``) shows it. One attempt of at most :data:`CHECK_TIMEOUT` seconds, no retry
-        (a check must not wait for it); a failure raises as any control call does.
-
-        >>> tk.sandbox.note_check("00.2", True)["lesson"]      # doctest: +SKIP
-        '00'
-        """
+    def _quick_core(self) -> None:
+        """The request core of :meth:`note_check` and :meth:`note_raised`: one attempt, :data:`CHECK_TIMEOUT`."""
         if getattr(self, "_quick", None) is None:
             import httpx
 
@@ -581,8 +577,40 @@ class SandboxHandle:
                                              max_attempts=1),
                                       transport=httpx.HTTPTransport(verify=False if plain else _ssl_context()))
             self._quick.headers.update(self.headers)
+
+    def note_check(self, exercise: str, ok: bool) -> dict:
+        """Tell the sandbox a self-check's verdict: the exercise id and whether it was right, nothing else (never
+        the answer or the feedback). ``toolkit.lessons.check`` calls it; in a class the teacher's progress table
+        (``toolkit classroom progress``) shows it. One attempt of at most :data:`CHECK_TIMEOUT` seconds, no retry
+        (a check must not wait for it); a failure raises as any control call does.
+
+        >>> tk.sandbox.note_check("00.2", True)["lesson"]      # doctest: +SKIP
+        '00'
+        """
+        self._quick_core()
         return self._quick.run(Call("POST", "auth", "/sandbox/checks", base=self.base_url,
                                     name="sandbox /sandbox/checks", json={"exercise": str(exercise), "ok": bool(ok)}))
+
+    def note_raised(self, kind: str) -> dict:
+        """Tell the sandbox the kind of an error that ended a cell of the learner's own code: the exception's class
+        name, nothing else (never its message, traceback or the cell's code). The kernel's cell hook
+        (:func:`toolkit.lessons.watch_kernel`) calls it; in a class the teacher's progress table shows the student's
+        last one. One attempt of at most :data:`CHECK_TIMEOUT` seconds, as :meth:`note_check`.
+
+        >>> tk.sandbox.note_raised("KeyError")["kind"]      # doctest: +SKIP
+        'KeyError'
+        """
+        self._quick_core()                              # the same quick core as a verdict
+        return self._quick.run(Call("POST", "auth", "/sandbox/raised", base=self.base_url,
+                                    name="sandbox /sandbox/raised", json={"kind": str(kind)}))
+
+    def raised(self) -> list[str]:
+        """The kinds of the errors the learner's own cells raised, as this sandbox was told, oldest first.
+
+        >>> tk.sandbox.raised()                             # doctest: +SKIP
+        ['KeyError', 'NameError']
+        """
+        return [row["kind"] for row in self._call("GET", "/sandbox/raised")["raised"]]
 
     def checks(self):
         """The self-check verdicts this sandbox (this student's world, in a class) has been told, oldest first, as
@@ -722,8 +750,27 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
              redirect_uri=None, timeout=None, total_timeout=None, sandbox: bool | None = None, shared: bool = False,
              fresh: bool = False, env=None, transport=None, async_transport=None, latency=None,
              clock: str = "virtual", app_key_scheme: str | None = None, classroom: str | None = None,
-             student: str | None = None, token: "str | Secret | None" = None):
+             student: str | None = None, token: "str | Secret | None" = None, record=None, replay=None):
     overrides = {k: v for k, v in (("timeout", timeout), ("total_timeout", total_timeout)) if v is not None}
+    if replay is not None:       # answers from a cassette: no hosts, no keys, no network (toolkit.cassette)
+        options = {"hosts": hosts, "rest_api_key": rest_api_key, "admin_key": admin_key, "client_secret": client_secret,
+                   "app_id": app_id, "redirect_uri": redirect_uri, "sandbox": sandbox, "shared": shared, "fresh": fresh,
+                   "transport": transport, "async_transport": async_transport, "latency": latency,
+                   "app_key_scheme": app_key_scheme, "classroom": classroom, "student": student, "token": token,
+                   "record": record, "clock": None if clock == "virtual" else clock}
+        given = [f"{name}=" for name, value in options.items() if value not in (None, False)]
+        if given:
+            raise ConfigurationError(f"replay= answers from the cassette, with the hosts and app it recorded: drop "
+                                     f"{', '.join(given)}")
+        from .cassette import load, replay_config
+
+        cassette = load(replay)
+        client = cls(replay_config(cassette, overrides), transport=cassette.transport(),
+                     async_transport=cassette.async_transport())
+        client.cassette, client.core.clock = cassette, cassette.clock
+        return client
+    if record is not None and (sandbox or shared or classroom is not None or student is not None or token is not None):
+        raise _record_needs_a_service()
     # the word before app keys: the argument, else TOOLKIT_APP_KEY_SCHEME, else the spec's ServiceAK
     scheme = app_key_scheme or (os.environ if env is None else env).get("TOOLKIT_APP_KEY_SCHEME") or None
     delay = _latency_header(latency)          # checked before any sandbox starts
@@ -754,7 +801,17 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
         if delay is not None:
             raise ConfigurationError("latency= emulates the network for the sandbox only (the real service has a "
                                      "real network); drop it, or connect to the sandbox")
+        if record is not None:   # every request and answer into a cassette, secrets scrubbed (toolkit.cassette)
+            from .cassette import recording
+
+            cassette = recording(record, cfg)
+            client = cls(cfg, transport=cassette.transport(transport),
+                         async_transport=cassette.async_transport(async_transport))
+            client.cassette = cassette
+            return client
         return cls(cfg, transport=transport, async_transport=async_transport)
+    if record is not None:
+        raise _record_needs_a_service()
     if sandbox is False:
         raise ConfigurationError("no configuration: pass hosts= and keys, or set the TOOLKIT_* variables")
     room = None if sandbox else _classroom_env(env)   # TOOLKIT_CLASSROOM_URL, ..._TOKEN, JUPYTERHUB_USER
@@ -768,6 +825,14 @@ def _connect(cls, hosts=None, *, rest_api_key=None, admin_key=None, client_secre
     return _with_latency(cls(_sandbox_config(server.config(), overrides, scheme),
                              sandbox=SandboxHandle(server.base_url, server), transport=transport,
                              async_transport=async_transport), delay)
+
+
+def _record_needs_a_service() -> ConfigurationError:
+    return ConfigurationError(
+        "record= records a service configured by its hosts and keys (toolkit.connect(hosts, rest_api_key=..., ..., "
+        "record=FILE), or the TOOLKIT_* variables); a sandbox's control API (tk.sandbox) is not part of the service "
+        "and cannot be replayed. To record the sandbox as a service, give its hosts and keys: "
+        "`toolkit sandbox --clock real --print-config` prints them")
 
 
 def _classroom_env(env) -> "tuple | None":
@@ -854,6 +919,10 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
       same kernel gives the same outputs. The walkthroughs start with it. Clients made earlier in the process
       talk to the fresh state too (their tokens are void). Only for a sandbox (embedded or ``shared=True``).
 
+    * ``connect(hosts, keys..., record="report.har")`` — records every request and answer into a cassette (a HAR
+      file, secrets replaced by placeholders); ``connect(replay="report.har")`` answers the same calls from it with
+      no keys and no network (a notebook a colleague re-runs; see :mod:`toolkit.cassette`). ``tk.cassette`` is it.
+
     Options: ``timeout`` (seconds per attempt, default 10) and ``total_timeout`` (cap per call with retries,
     default 30). ``latency`` (sandbox only): the sandbox delays every answer to this client by e.g. ``"30ms"``
     or ``"30ms±10ms"`` (a non-blocking wait in the server), to feel a real network; ``toolkit sandbox
@@ -864,10 +933,11 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
     <word> <key>``; the spec's ``ServiceAK`` by default, ``"KakaoAK"`` for deployments that expect that word (the
     sandbox accepts both).
 
-    In a Jupyter kernel, ``connect`` also registers the bundled Hangul font with matplotlib
-    (:func:`toolkit.plots.use_hangul_font`), so your own plots of toolkit data draw Hangul, and shows the toolkit's
-    warnings as ``TruncatedWarning: …`` without the cell's temporary file
-    (:func:`toolkit.errors.show_warnings_as_learners_read_them`).
+    In a Jupyter kernel, ``connect`` also shows the toolkit's warnings as ``TruncatedWarning: …`` without the cell's
+    temporary file (:func:`toolkit.errors.show_warnings_as_learners_read_them`), and tells the sandbox the class
+    name of an error your own cell code raises, for a teacher's progress table (:func:`toolkit.lessons.watch_kernel`).
+    Your own plots draw Hangul with the bundled font, registered when matplotlib loads (``import toolkit`` arranges
+    it; connecting imports neither matplotlib nor pandas, so a kernel stays small until it draws).
 
     >>> tk = connect(fresh=True)              # doctest: +SKIP
     >>> tk.status.current().head()            # doctest: +SKIP
@@ -879,19 +949,22 @@ def connect(hosts: "str | dict | Hosts | None" = None, **kw) -> Client:
 
 
 def _in_kernel() -> None:
-    """In a Jupyter kernel: show the toolkit's warnings as a learner reads them, and register the bundled Hangul
-    font for the user's own plots (matplotlib is imported here, not at ``import toolkit``)."""
+    """In a Jupyter kernel: show the toolkit's warnings as a learner reads them. The bundled Hangul font for the
+    user's own plots is registered when matplotlib loads (:mod:`toolkit._mplfont`, installed by ``import
+    toolkit``), at once when it is loaded already: connecting imports neither matplotlib nor pandas (a student's
+    kernel held 101 MB more after ``connect()`` when it imported them here)."""
     import sys
 
     if "ipykernel" in sys.modules:
         from .errors import show_warnings_as_learners_read_them
+        from .lessons import watch_kernel
 
         show_warnings_as_learners_read_them()     # the toolkit's warnings without the cell's temporary file
-        try:
-            from .plots import use_hangul_font
-        except ImportError:   # matplotlib missing: nothing draws anyway
-            return
-        use_hangul_font()
+        watch_kernel()                            # the kind of an error the learner's own cell raises, for the teacher
+        if "matplotlib.font_manager" in sys.modules:
+            from ._mplfont import register
+
+            register()
 
 
 def connect_async(hosts: "str | dict | Hosts | None" = None, **kw) -> AsyncClient:

@@ -27,7 +27,8 @@ __all__ = [
     "PermissionDeniedError", "NotFoundError", "OAuthError", "TokenRateLimited", "RedirectError",
     "WebhookValidationError", "TransportError", "RetryBudgetExceeded", "error_from_response", "redirect_error",
     "hint_for", "ConfigurationError", "ConsentRequiredError", "AUTH_KINDS", "ToolkitWarning", "TruncatedWarning",
-    "OutsideSandboxCityWarning", "QuotaStopWarning", "show_warnings_as_learners_read_them", "warn_truncated",
+    "OutsideSandboxCityWarning", "OutOfRadiusWarning", "NoRouteWarning", "QuotaStopWarning",
+    "show_warnings_as_learners_read_them", "warn_truncated",
     "suggest", "closed_set_error", "transport_hint",
 ]
 
@@ -35,7 +36,7 @@ AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
 """What a call presented: nothing, ``ServiceAK <REST API key>``, ``ServiceAK <admin key>`` (possibly with a
 target user), or ``Bearer <access token>``."""
 
-# One-line hints for the codes a learner meets most (the README's troubleshooting table says more).
+# One-line hints for the codes a learner meets most (notebooks/reference/errors.md says more).
 HINTS: dict[str | int, str] = {
     -1: "internal error of the service; retry later",
     -2: "a parameter is wrong or names something the app has not configured (check ids, tags, scopes)",
@@ -343,8 +344,15 @@ class OutsideSandboxCityWarning(ToolkitWarning):
 
 
 class OutOfRadiusWarning(ToolkitWarning):
-    """A many-origin or many-destination route call (``navi.origins``, ``navi.destinations``) left out points
-    farther than ``radius`` (at most 10 km) from the centre: their rows have no route (result_code 207 or 304)."""
+    """A many-origin or many-destination route call (``navi.origins``, ``navi.destinations``, ``navi.matrix``) left
+    out points farther than ``radius`` (at most 10 km) from the centre: their rows have no route (result_code 207 or
+    304). ``navi.matrix`` counts them in ``attrs["matrix"]["beyond_radius"]``."""
+
+
+class NoRouteWarning(ToolkitWarning):
+    """A route call answered without a route for some of its routes or points (a ``result_code`` other than 0: no
+    road near a point, points within 5 m of each other, every way blocked by ``avoid``, ...): the warning says how
+    many, which and why, in English beside the service's Korean ``result_msg`` (``result_msg_en`` in the frames)."""
 
 
 def _user_stacklevel() -> int:

@@ -450,6 +450,8 @@ class RequestCore:
         self.observer = None
         # where the last adaptive bulk run against each server (scheme://host:port) ended: (limit, monotonic time)
         self.bulk_levels: dict[str, tuple[int, float]] = {}
+        # the service's time as the client knows it without asking (a replaying cassette: when its answer was recorded)
+        self.clock: Callable[[], float] = time.time
         self._policies: dict[tuple, dict] = {}
         _install_log_redaction()
 

@@ -269,10 +269,11 @@ class OAuthArea(Area):
         return uri
 
     def _now(self) -> float:
-        """The service's time: the sandbox clock in the sandbox, the local clock otherwise."""
+        """The service's time: the sandbox clock in the sandbox, else the client's clock (the local clock; in a replay,
+        when the answer replayed last was recorded)."""
         if self.client.sandbox is not None:
             return float(self.client.sandbox.clock()["unix"])
-        return time.time()
+        return self.client.core.clock()
 
     # ------------------------------------------------------------------ authorize
     def authorize_url(self, scope=None, *, redirect_uri: str | None = None, prompt=None, login_hint: str | None = None,
@@ -360,7 +361,7 @@ class OAuthArea(Area):
             clock = yield Call("GET", "auth", "/sandbox/clock", base=sandbox.base_url, name="sandbox clock")
             sandbox.remember_clock(clock)
             return float(clock["unix"])
-        return time.time()
+        return self.client.core.clock()
 
     @endpoint("POST", "auth", "/oauth/token")
     def refresh(self, token: Token | None = None, *, use: bool = True):
@@ -709,6 +710,9 @@ class OAuthArea(Area):
                                  "registered; register one, or use authorize_url() and complete()")
         req = self.authorize_url(scopes, redirect_uri=uri, prompt=prompt, login_hint=login_hint,
                                  service_terms=service_terms)
+        cassette = getattr(self.client, "cassette", None)
+        if cassette is not None and cassette.replaying:   # a replay: the recording's browser answers (toolkit.cassette)
+            return self.complete(req, cassette.redirect(req))
         with LoopbackServer(uri, timeout) as server:
             if on_request is not None:
                 on_request(req)

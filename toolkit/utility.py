@@ -176,10 +176,12 @@ class StatusArea(Area):
         :meth:`~toolkit.reports.StatusReport.export` to CSV, Excel and PNG. Synchronous clients only.
 
         The window: the last ``days`` whole UTC days before today (today's partial day is left out), or with
-        ``week="KST"`` the last whole Monday–Sunday week in Seoul (KST, UTC+9). The incidents' start and end
-        come from the sandbox (``tk.sandbox.incidents()``); on the real service, which reports days only, pass
-        your incident log as ``incidents=`` (``api``, ``status``, ``start``, ``end``), else availability is the
-        day counts.
+        ``week="KST"`` the last whole Monday–Sunday week in Seoul (KST, UTC+9). The report has one time zone, named
+        in its paragraph, tables, sheets and figure: a KST report's days are KST days (worked out from the
+        incidents), with no day outside its week. The incidents' start and end come from the sandbox
+        (``tk.sandbox.incidents()``); on the real service, which reports UTC days only, pass your incident log as
+        ``incidents=`` (``api``, ``status``, ``start``, ``end``), else availability is the day counts
+        (``days_up_pct``, UTC days) and ``week="KST"`` is refused.
 
         >>> weekly = tk.status.weekly()                # doctest: +SKIP
         >>> print(weekly.text); weekly.export("reports")   # doctest: +SKIP
@@ -217,6 +219,9 @@ class StatusArea(Area):
         if incidents is None:
             sandbox = getattr(self._client, "sandbox", None)
             incidents = sandbox.incidents() if sandbox is not None and hasattr(sandbox, "incidents") else None
+        if incidents is None and week == "KST":
+            raise ParameterError("week", "'KST' needs the incidents' start and end (incidents=your incident log): the "
+                                 "status API reports UTC days only, so a KST day cannot be read from it", week)
         return status_weekly(current, history, incidents, start=start, end=end, window=window,
                              tz="Asia/Seoul" if week == "KST" else "UTC")
 

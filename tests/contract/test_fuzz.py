@@ -97,10 +97,29 @@ STATS = {"calls": 0, "seconds": 0.0}
 SEEN: dict[str, set[int]] = {}  # operation label -> status codes answered
 
 
-@schema.parametrize()
+OPERATIONS = [result.ok() for result in schema.get_all_operations()]
+"""Every operation of the document, one test each under an id of its own: ``schema.parametrize()`` gives every
+operation's test the same id, which pytest-xdist's scheduling by group folds into one test."""
+
+
 @settings(max_examples=MAX_EXAMPLES, deadline=None, derandomize=True, database=None, print_blob=True,
           phases=[Phase.explicit, Phase.generate], suppress_health_check=list(HealthCheck))
-def test_operation(case, creds):
+def _fuzz(case, creds):
+    _check(case, creds)
+
+
+@pytest.mark.parametrize("operation", OPERATIONS, ids=lambda op: f"{op.method.upper()} {op.path}")
+def test_operation(operation, creds):
+    """The test ``schema.parametrize()`` builds for the operation (its phases, modes and seed; schemathesis'
+    pytest plugin builds it the same way), run under the operation's own test id."""
+    from schemathesis.generation.feedback import FeedbackSources
+    from schemathesis.pytest._test_builder import build_operation_test
+
+    build_operation_test(config=schema.config, operation=operation, test_func=_fuzz, given_kwargs={},
+                         feedback=FeedbackSources())(creds=creds)
+
+
+def _check(case, creds):
     op = case.operation
     start = time.perf_counter()
     response = case.call(base_url=creds.base, headers=creds.headers(op), allow_redirects=False, timeout=30)
