@@ -30,47 +30,99 @@ def test_the_schedule_follows_the_timing_table():
 
 def test_the_schedule_gives_every_lesson_its_minutes_within_the_days():
     lessons = schedule.lessons_from(guide())
-    assert [name.split()[0] for name, _ in lessons] == list(schedule.LESSONS)
+    assert [lesson.name.split()[0] for lesson in lessons] == list(schedule.LESSONS)
+    table = schedule.table_from(guide())
     rows = schedule.plan(lessons)
-    for name, minutes in lessons:
-        assert sum(r.minutes for r in rows if r.what.startswith(name)) == minutes, name
+    for lesson in lessons:
+        key = lesson.name.split()[0]
+        taught = sum(r.minutes for r in rows if r.kind == "lesson" and r.what.startswith(lesson.name))
+        optional = sum(s.minutes for s in lesson.optional)
+        assert taught == lesson.minutes and taught + optional == table[key][1] + table[key][2], lesson.name
     for day in (1, 2):
         mine = [r for r in rows if r.day == day]
         ends = [schedule._minutes(r.start) + r.minutes for r in mine]
-        assert max(ends) <= schedule._minutes(schedule.DAYS[day - 1]["end"]) + schedule.DAY_OVERRUN, day
+        assert max(ends) == schedule._minutes(schedule.DAYS[day - 1]["end"]), day
         assert all(schedule._minutes(a.start) + a.minutes == schedule._minutes(b.start) for a, b in zip(mine, mine[1:]))
-        assert sum(r.what in ("Break", "Lunch") for r in mine) == 3, day
+        assert [r.what for r in mine if r.kind == "break"] == ["Break", "Lunch", "Break"], day
     assert not [r for r in rows if r.day == 0], "the lessons of the table no longer fit two days"
 
 
-def test_a_break_moves_to_a_lesson_boundary_near_it_or_splits_the_lesson():
-    near = schedule.plan([("00 A", 80), ("01 B", 60)])                 # 00 ends 10:40, 10 min after 10:30
+def test_each_day_has_room_to_breathe_and_the_carpentries_frame():
+    """Issue 42: a buffer of 15 minutes or more each day before its close, day 1 opening with the code of conduct,
+    the sticky notes and the shared notes document and closing with minute cards, day 2 answering them."""
+    rows = schedule.plan(schedule.lessons_from(guide()))
+    for day in (1, 2):
+        mine = [r for r in rows if r.day == day]
+        buffers = [r for r in mine if r.kind == "buffer"]
+        assert len(buffers) == 1 and buffers[0].minutes >= 15, (day, buffers)
+        assert mine[-2] is buffers[0] and mine[-1].kind == "frame" and mine[0].kind == "frame"
+    first, second = ([r for r in rows if r.day == d] for d in (1, 2))
+    assert all(word in first[0].what for word in ("code of conduct", "sticky notes", "shared notes document"))
+    assert "minute cards" in first[-1].what and "minute cards" in second[0].what
+    shown = schedule.render(rows)
+    assert shown.count("| Buffer: catch up") == 2 and "Wrap-up: minute cards" in shown
+    text = " ".join(guide().split())
+    for basic in ("Code of conduct", "Sticky notes", "A shared notes document", "Minute cards"):
+        assert f"**{basic}" in text, basic
+
+
+def test_no_lesson_straddles_a_break_but_at_a_planned_break_point():
+    """A lesson split by a break, lunch or the day's end stops at the end of a section the row names, and goes on
+    from the next one; its parts' minutes are its sections' minutes."""
+    lessons = {lesson.name: lesson for lesson in schedule.lessons_from(guide())}
+    rows = schedule.plan(list(lessons.values()))
+    splits = 0
+    for i, row in enumerate(rows):
+        if row.kind != "lesson" or ", up to the end of §" not in row.what:
+            continue
+        splits += 1
+        name = row.what.split(", up to")[0]
+        sections = lessons[name].sections
+        label = row.what.split("up to the end of ")[1].split(" ")[0]
+        k = [s.name for s in sections].index(label) + 1
+        assert row.minutes == sum(s.minutes for s in sections[:k]), row
+        after = rows[i + 1]
+        assert after.kind in ("break", "buffer"), (row, after)
+        rest = next(r for r in rows[i + 1:] if r.kind == "lesson")
+        assert rest.what.startswith(f"{name}, from {sections[k].name} ")
+        assert rest.minutes == sum(s.minutes for s in sections[k:]), rest
+    assert splits >= 2
+
+
+def test_a_break_moves_to_a_lesson_boundary_near_it_or_splits_the_lesson_at_a_section():
+    L, S = schedule.Lesson, schedule.Section
+    near = schedule.plan([L("00 A", [S("§1", 50, title="one"), S("§2", 30, title="two")]), L("01 B", [S("§1", 60)])])
     assert [(r.start, r.what) for r in near[1:3]] == [("09:20", "00 A"), ("10:40", "Break")]
-    far = schedule.plan([("00 A", 150)])                               # 00 would end 11:50: split at 10:30
+    far = schedule.plan([L("00 A", [S("§1", 40, title="one"), S("§2", 35, title="two"), S("§3", 75, title="three")])])
     assert [(r.start, r.what, r.minutes) for r in far[1:4]] == [
-        ("09:20", "00 A (to a section boundary)", 70), ("10:30", "Break", 15), ("10:45", "00 A (continued)", 80)]
+        ("09:20", "00 A, up to the end of §2 “two” — then the break", 75), ("10:35", "Break", 15),
+        ("10:50", "00 A, from §3 “three”", 75)]
+    whole = schedule.plan([L("00 A", [S("§1", 150, title="one")])])      # no section boundary: the break waits
+    assert [(r.what, r.minutes) for r in whole[1:3]] == [("00 A", 150), ("Break", 15)]
 
 
 def test_a_lesson_that_does_not_fit_a_day_starts_the_next_and_too_much_is_said():
-    # day 1 holds 400 minutes of lessons after the set-up check (two breaks and lunch); 00 A leaves 20 of them
-    rows = schedule.plan([("00 A", 380), ("01 B", 60)])
+    L, S = schedule.Lesson, schedule.Section
+    # day 1 holds 375 minutes of lessons (after the opening, the breaks, the buffer and the minute cards)
+    rows = schedule.plan([L("00 A", [S("§1", 355)]), L("01 B", [S("§1", 30, title="x"), S("§2", 30, title="y")])])
     first = [r for r in rows if r.day == 1]
-    assert first[-1].what.startswith("Buffer") and all(not r.what.startswith("01 B") for r in first)
-    assert [r for r in rows if r.day == 2][0].what == "01 B"
-    # with DAY_SPLIT minutes or more left, the next lesson begins the same day and goes on the next morning
-    rows = schedule.plan([("00 A", 400 - schedule.DAY_SPLIT), ("01 B", 60)])
-    assert [r.what for r in rows if r.day == 1][-1] == "01 B (to a section boundary)"
-    assert [r.what for r in rows if r.day == 2][0] == "01 B (continued)"
-    # a lesson that would leave only a few minutes for the morning is finished the same day
-    rows = schedule.plan([("00 A", 400 - 50), ("01 B", 50 + schedule.DAY_OVERRUN)])
-    assert [(r.what, r.minutes) for r in rows if r.day == 1][-1] == ("01 B", 50 + schedule.DAY_OVERRUN)
-    over = schedule.plan([(f"0{i} L", 200) for i in range(5)])
-    taught = sum(r.minutes for r in over if r.day and r.what.startswith("0") and " L" in r.what)
-    assert over[-1].day == 0 and over[-1].minutes == 5 * 200 - taught > 0
-    assert any(r.what.endswith("(continued, to a section boundary)") for r in over)
+    assert first[-2].kind == "buffer" and first[-2].minutes == 15 + 20 and all("01 B" not in r.what for r in first)
+    assert [r for r in rows if r.day == 2][1].what == "01 B"
+    rows = schedule.plan([L("00 A", [S("§1", 320)]), L("01 B", [S("§1", 40, title="x"), S("§2", 40, title="y")])])
+    assert [r.what for r in rows if r.day == 1 and r.kind == "lesson"][-1] == "01 B, up to the end of §1 “x” — then " \
+        "the day's end"
+    assert [r.what for r in rows if r.day == 2 and r.kind == "lesson"][0] == "01 B, from §2 “y”"
+    over = schedule.plan([L(f"0{i} L", [S("§1", 100, title="a"), S("§2", 100, title="b")]) for i in range(5)])
+    assert over[-1].day == 0 and over[-1].kind == "over" and over[-1].minutes > 0
     assert "do not fit in the two days" in schedule.render(over)
     with pytest.raises(ValueError, match="no row for lesson"):
         schedule.lessons_from("| Lesson | Teaching | Exercises |\n| --- | ---: | ---: |\n| 00 A | 1 | 2 |\n")
+
+
+def test_the_guide_installs_this_project_and_names_its_editions():
+    text = guide()
+    assert 'pip install "social-api-toolkit[lab]"' in text
+    assert not re.search(r'pip install "toolkit\[', text), "the registry's 'toolkit' is another project"
 
 
 # ---------------------------------------------------------------------- the set-up check
@@ -92,7 +144,9 @@ def test_the_setup_check_prints_what_the_guide_says_on_a_learners_machine():
     env = {k: "" for k in os.environ if k.startswith(("TOOLKIT_CLASSROOM", "JUPYTERHUB"))}
     printed = run_check(env).strip()
     assert printed == f"toolkit {toolkit.__version__} · Busan · on this machine"
-    assert "`toolkit 0.1.0 · Busan · on this machine`" in guide()
+    quoted = re.search(r"`toolkit (\S+) · Busan · on this machine`", guide())
+    released = re.search(r"^## (\d+\.\d+\.\d+)\b", (ROOT / "CHANGELOG.md").read_text("utf-8"), flags=re.M)
+    assert quoted and released and quoted.group(1) == released.group(1), "the guide quotes the last release"
 
 
 def test_the_setup_check_names_the_student_in_a_class():

@@ -1,7 +1,9 @@
-"""The README's snippets behave in Jupyter as they read: run as cells of a real kernel (inline matplotlib, as a
-reader's Jupyter shows them), each shows one figure, the first steps show their table; the real-service snippet,
-run with its ``https://…`` placeholders as written, is refused at once with a ``ConfigurationError`` naming the
-host and what a base URL looks like; the README says what the constraints file is for."""
+"""The snippets of the first steps and the reports page behave in Jupyter as they read (the README's first steps
+and the documentation's pages, where the README's sections moved): run as cells of a real kernel (inline
+matplotlib, as a reader's Jupyter shows them), each shows one figure, the first steps show their table; the
+real-service snippet, run with its ``https://…`` placeholders as written, is refused at once with a
+``ConfigurationError`` naming the host and what a base URL looks like; the README and getting started say what
+the constraints file is for."""
 from __future__ import annotations
 
 import os
@@ -10,21 +12,30 @@ from pathlib import Path
 
 import pytest
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text("utf-8")
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def section(title: str) -> str:
-    start = README.index(f"\n## {title}")
-    end = README.find("\n## ", start + 4)
-    return README[start:end if end > 0 else len(README)]
+def text(page: str) -> str:
+    return (ROOT / page).read_text("utf-8")
 
 
-def blocks(title: str) -> list[str]:
-    return re.findall(r"```python\n(.*?)```", section(title), flags=re.S)
+def section(page: str, title: str) -> str:
+    """The section of ``page`` under the heading ``title`` (any level), up to the next heading of its level."""
+    body = text(page)
+    found = re.search(rf"^(#+) {re.escape(title)}", body, flags=re.M)
+    assert found, (page, title)
+    level = found.group(1)
+    end = re.search(rf"^{level} ", body[found.end():], flags=re.M)
+    return body[found.start():found.end() + end.start() if end else len(body)]
 
 
-CELLS = [("First steps", 0), ("Reports that ship — `toolkit.reports` · in 00 and 01", 0),
-         ("Reports that ship — `toolkit.reports` · in 00 and 01", 1)]
+def blocks(page: str, title: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", section(page, title), flags=re.S)
+
+
+REPORTS = ("docs/guide/reports.md", "Reports that ship")
+CELLS = [(("README.md", "First steps"), 0), (("docs/getting-started.md", "First steps"), 0), (REPORTS, 0),
+         (REPORTS, 1)]
 
 
 def _figures(outputs) -> int:
@@ -38,14 +49,16 @@ def test_each_snippet_shows_one_figure_as_a_jupyter_cell(tmp_path, monkeypatch):
     nbclient = pytest.importorskip("nbclient")
     for name in [n for n in os.environ if n.startswith(("TOOLKIT_", "MPL"))]:
         monkeypatch.delenv(name)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(blocks(title)[i]) for title, i in CELLS])
+    sources = [blocks(*where)[i] for where, i in CELLS]
+    assert sources[0] == sources[1], "the README's first steps and getting started's are one cell (run once here)"
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources[1:]])
     nbclient.NotebookClient(nb, timeout=300, kernel_name="python3",
                             resources={"metadata": {"path": str(tmp_path)}}).execute()
     shown = {}
-    for (title, i), cell in zip(CELLS, nb.cells):
+    for ((page, title), i), cell in zip(CELLS[1:], nb.cells):
         errors = [o for o in cell.outputs if o.output_type == "error"]
-        assert not errors, (title, i, errors)
-        shown[f"{title.split(' —')[0]} #{i}"] = _figures(cell.outputs)
+        assert not errors, (page, title, i, errors)
+        shown[f"{page} {title} #{i}"] = _figures(cell.outputs)
     assert shown == {key: 1 for key in shown}, shown
     first = nb.cells[0].outputs
     result = [o for o in first if o.output_type == "execute_result"]
@@ -60,7 +73,7 @@ def test_the_real_service_snippet_as_written_is_refused_naming_the_host_and_the_
     import toolkit
     from toolkit.errors import ConfigurationError
 
-    snippet = blocks("Configuration for the real service")[0]
+    snippet = blocks("docs/guide/real-service.md", "Configuration for the real service")[0]
     assert "https://…" in snippet
     with pytest.raises(ConfigurationError) as caught:
         exec(compile(snippet, "README real-service snippet", "exec"), {"toolkit": toolkit})
@@ -91,8 +104,10 @@ def test_good_base_urls_pass():
     assert hosts.auth == "https://auth.example.com" and hosts.api == "http://127.0.0.1:8080/api"
 
 
-def test_the_readme_says_when_to_use_the_constraints_file():
-    setup, own = section("Set-up (a fresh machine with Python 3.11)"), section(
-        "Install it into your own Jupyter (a wheel or a Git URL)")
+@pytest.mark.parametrize("page", ["README.md", "docs/getting-started.md"])
+def test_the_readme_says_when_to_use_the_constraints_file(page):
+    setup, own = section(page, "Set-up (a fresh machine with Python 3.11)"), section(
+        page, "Install it into your own Jupyter")
     assert "-c constraints.txt" in setup and "constraints.txt" not in re.findall(r"```\n(.*?)```", own, re.S)[0]
     assert "downgrade" in " ".join(setup.split()) and "downgrade" in " ".join(own.split())
+    assert 'pip install "social-api-toolkit[lab]"' in own

@@ -1,7 +1,8 @@
-"""Every shell line of the README works as written after the README's set-up command (which makes ``.venv`` in the
-checkout): the checkout's lines call ``.venv/bin/...`` (a bare ``python`` is not the venv's until it is
-activated), every program and file they name exists, and the quick ones run. The lines for a user's own
-environment (the section on installing into one's own Jupyter) are run by tests/package against a real install."""
+"""Every shell line of the README and of the documentation's pages (``docs/``, where the README's sections moved)
+works as written after the README's set-up command (which makes ``.venv`` in the checkout): the checkout's lines
+call ``.venv/bin/...`` (a bare ``python`` is not the venv's until it is activated), every program and file they
+name exists, and the quick ones run. The lines for a user's own environment (the sections on installing into
+one's own Jupyter) are run by tests/package against a real install."""
 from __future__ import annotations
 
 import json
@@ -14,9 +15,21 @@ from pathlib import Path
 import pytest
 
 REPO = Path(__file__).resolve().parents[1]
-README = (REPO / "README.md").read_text("utf-8")
-OWN_ENV = README[README.index("## Install it into your own Jupyter"):README.index("## First steps")]
-CHECKOUT = README.replace(OWN_ENV, "")
+PAGES = [REPO / "README.md", REPO / "docs" / "getting-started.md", REPO / "docs" / "development.md",
+         *sorted((REPO / "docs" / "guide").glob("*.md"))]
+"""The README and the pages its sections moved to (the instructors' and deploy guides speak of other machines)."""
+
+
+def _checkout_part(text: str) -> str:
+    """``text`` without its section on installing into one's own Jupyter (a user's environment, not the venv)."""
+    start = text.find("## Install it into your own Jupyter")
+    if start < 0:
+        return text
+    end = text.find("\n## ", start + 4)
+    return text[:start] + (text[end:] if end > 0 else "")
+
+
+CHECKOUT = "\n".join(_checkout_part(p.read_text("utf-8")) for p in PAGES)
 BIN = Path(sys.prefix) / "bin"
 """The environment the suite runs in: the README's ``.venv`` when run by the README's test command."""
 
@@ -35,7 +48,7 @@ def _lines() -> list[str]:
     return found
 
 
-LINES = _lines()
+LINES = list(dict.fromkeys(_lines()))      # a line the README and a page both show is checked once
 
 
 def test_the_checkouts_shell_lines_call_the_venv():
