@@ -1,6 +1,6 @@
 """The code's own checks, as pyproject.toml configures them: ruff finds no error or likely bug in ``toolkit/``,
 ``setup.py`` and ``docs/`` (pyflakes, pycodestyle's errors, bugbear, …; no formatter), and mypy finds no type
-error in ``toolkit/`` beyond the recorded baseline (``[[tool.mypy.overrides]]``); the package says it is typed
+error in ``toolkit/``, with no error code switched off for any of its modules; the package says it is typed
 (``py.typed``, shipped in the wheel), so users' type checkers read its annotations."""
 from __future__ import annotations
 
@@ -35,14 +35,15 @@ def test_mypy_finds_no_type_error(tmp_path):
                                                  + done.stderr[-2000:])
 
 
-def test_the_mypy_baseline_names_only_modules_that_exist():
-    """An entry of the baseline for a module that was renamed or removed would silence nothing and hide nothing:
-    each must name a module of toolkit/."""
-    for entry in PYPROJECT["tool"]["mypy"]["overrides"]:
-        module = entry["module"]
-        path = ROOT / Path(*module.split("."))
-        assert path.with_suffix(".py").is_file() or (path / "__init__.py").is_file(), module
-        assert entry["disable_error_code"], module
+def test_no_module_of_the_package_is_exempt_from_mypy():
+    """No baseline: no ``[[tool.mypy.overrides]]`` entry switches an error code off, or errors off, for a module of
+    toolkit/ (an error is corrected where it is, or ignored on its line with its code and a reason)."""
+    mypy = PYPROJECT["tool"]["mypy"]
+    assert mypy.get("disable_error_code", []) in ([], ["annotation-unchecked"])
+    for entry in mypy.get("overrides", []):
+        modules = entry["module"] if isinstance(entry["module"], list) else [entry["module"]]
+        ours = [m for m in modules if m == "toolkit" or m.startswith("toolkit.")]
+        assert not ours or not (entry.get("disable_error_code") or entry.get("ignore_errors")), entry
 
 
 def test_the_package_is_typed_and_ships_the_marker():

@@ -22,14 +22,14 @@ def code_from_redirect(redirect_url: str, state: str | None) -> str:
     """The authorization code of a redirect URL, after checking its ``state`` against the request's; a redirect
     error (``error``/``error_description``) raises :class:`RedirectError`."""
     query = parse_qs(urlsplit(redirect_url).query)
-    got_state = (query.get("state") or [None])[0]
+    got_state = query["state"][0] if query.get("state") else None
     if got_state != state:
         raise RedirectError("state_mismatch", "the redirect's state differs from the request's (possible CSRF)",
                             got_state)
     err = redirect_error(redirect_url)
     if err is not None:
         raise err
-    code = (query.get("code") or [None])[0]
+    code = query["code"][0] if query.get("code") else None
     if not code:
         raise RedirectError("no_code", "the redirect URL carries neither code nor error", got_state)
     return code

@@ -25,7 +25,7 @@ import html
 import re
 import secrets
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Any, Iterable
 from urllib.parse import urlencode
 
 import pandas as pd
@@ -33,7 +33,7 @@ import pandas as pd
 from .area import WRAPPED, Area, Call, endpoint
 from .errors import ApiError, ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
-from .secrets import Secret, reveal
+from .secrets import Secret
 
 __all__ = ["BusinessArea", "BizToken", "BizAuthRequest", "EndpointRetiredError", "AGREEMENT_COLUMNS",
            "CREATE_SCOPES", "USERINFO_ENDS"]
@@ -115,7 +115,7 @@ class BusinessArea(Area):
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
-        return reveal(self.credentials.need("rest_api_key"))
+        return self.credentials.need("rest_api_key").reveal()
 
     def _redirect_uri(self, redirect_uri: str | None) -> str:
         uri = redirect_uri or self.client.credentials.redirect_uri
@@ -237,7 +237,10 @@ class BusinessArea(Area):
         def on_page(text: str, q: str):
             if "id='biz-consent'" not in text:
                 return None
-            account = re.search(r"name='account' value='(\d+)'", text).group(1)
+            found = re.search(r"name='account' value='(\d+)'", text)
+            if found is None:
+                raise ToolkitError("the sandbox's business consent page names no account to consent for")
+            account = found.group(1)
             offered = [html.unescape(v) for v in re.findall(r"name='resource' value='([^']+)'", text)]
             keep = set(select) if select is not None else None
             data = {"q": q, "account": account, "action": "agree" if agree else "cancel",
@@ -324,7 +327,8 @@ def agreements_frame(body: dict) -> pd.DataFrame:
     rows = []
     for ag in body.get("biz_agreements") or []:
         base = {"group": ag.get("group"), "scope": list(ag.get("scope") or [])}
-        assets = [(kind, rid) for key, kind in _RESOURCE_FIELDS for rid in (ag.get(key) or [])]
+        assets: list[tuple[str | None, Any]] = [(kind, rid) for key, kind in _RESOURCE_FIELDS
+                                                for rid in (ag.get(key) or [])]
         for kind, rid in assets or [(None, None)]:
             rows.append({**base, "resource_type": kind, "resource_id": rid, "all_assets": rid == "*"})
     meta = {k: body.get(k) for k in ("id", "token_user_id", "status", "updated_at")}

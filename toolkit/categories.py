@@ -58,7 +58,7 @@ def category_code(value, name: str = "category_group_code") -> str:
                                                                      *cat.en.split(" or "))}
         text = str(value).strip().lower() if value is not None else ""
         near = by_name.get(text) or (suggest(text, CATEGORIES) if text else None) or \
-            (by_name.get(suggest(text, by_name)) if text else None)
+            (by_name.get(named) if text and (named := suggest(text, by_name)) is not None else None)
         mean = f"; did you mean {near!r} ({CATEGORIES[near].en})?" if near else "."
         raise ParameterError(name, f"{str(value)!r} is not a category group code{mean} Valid: {listed}", value)
     return code

@@ -262,8 +262,8 @@ def from_env(env: Mapping[str, str] | None = None) -> "tuple[str, str, Secret] |
         return None
     student = env.get(ENV_USER) or env.get(ENV_STUDENT)
     token = env.get(ENV_TOKEN)
-    missing = [n for n, v in ((ENV_TOKEN, token), (f"{ENV_USER} (or {ENV_STUDENT})", student)) if not v]
-    if missing:
+    if not token or not student:
+        missing = [n for n, v in ((ENV_TOKEN, token), (f"{ENV_USER} (or {ENV_STUDENT})", student)) if not v]
         raise ClassroomError(f"{ENV_URL} is set but {' and '.join(missing)} {'is' if len(missing) == 1 else 'are'} "
                              "not: a class sandbox needs the student's name and token (the teacher prints it with "
                              "`toolkit classroom token NAME --secret-file F`)")

@@ -42,6 +42,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Sequence
 
 LAB_STOP_TIMEOUT = 15.0
 """Seconds JupyterLab gets to shut its kernels down after SIGTERM before it is killed."""
@@ -220,8 +221,8 @@ def cmd_sandbox(args) -> int:
     return 0
 
 
-def lab_command(notebooks: str | Path, extra: list[str] = (), settings_dir: str | Path | None = None,
-                extensions: list[str] = ()) -> list[str]:
+def lab_command(notebooks: str | Path, extra: Sequence[str] = (), settings_dir: str | Path | None = None,
+                extensions: Sequence[str] = ()) -> list[str]:
     """The JupyterLab command line ``toolkit lab`` runs (loopback only, on the notebooks folder, no news or
     update checks; ``settings_dir``: the app settings folder holding :data:`LAB_SETTINGS`; ``extensions``: the
     arguments of :func:`lab_extensions`; ``extra``: the user's own, last)."""
@@ -291,6 +292,7 @@ def run_until_signalled(cmd: list[str], env: dict, timeout: float = LAB_STOP_TIM
     lab's address is printed last once the lab is up."""
     import threading
 
+    proc: subprocess.Popen[bytes] | subprocess.Popen[str]      # text only when the output passes through here
     if announce is None:
         proc = subprocess.Popen(cmd, env=env, start_new_session=True)
     else:

@@ -19,7 +19,7 @@ import threading
 import weakref
 from typing import Any, Callable
 
-from .config import Config, Credentials, Hosts
+from .config import APP_KEY_SCHEME, Config, Credentials, Hosts
 from .errors import ConfigurationError, InvalidTokenError, ToolkitError
 from .mapassets import note_binding
 from .http import AdminFor, Bearer, Call, RequestCore, ServiceAK
@@ -471,7 +471,7 @@ class SandboxHandle:
         """
         from .scopes import check_scopes
 
-        body = {"scopes": check_scopes([scopes] if isinstance(scopes, str) else list(scopes))}
+        body: dict[str, Any] = {"scopes": check_scopes([scopes] if isinstance(scopes, str) else list(scopes))}
         if user_id is not None:
             body["user_id"] = int(user_id)
         if email is not None:
@@ -676,8 +676,8 @@ class SandboxHandle:
 def _app_settings(*, client_secret, **settings) -> dict:
     """The body of ``POST /sandbox/apps`` / ``PATCH /sandbox/apps/{id}`` from :meth:`SandboxHandle.create_app`'s
     arguments (None: not given)."""
-    body = {k: (dict(v) if isinstance(v, dict) else [v] if isinstance(v, str) else list(v))
-            for k, v in settings.items() if v is not None}
+    body: dict[str, Any] = {k: (dict(v) if isinstance(v, dict) else [v] if isinstance(v, str) else list(v))
+                            for k, v in settings.items() if v is not None}
     if client_secret is not None:
         body["client_secret_required"] = bool(client_secret)
     return body
@@ -727,8 +727,8 @@ def _config(hosts=None, rest_api_key=None, admin_key=None, client_secret=None, a
         given = dict(rest_api_key=rest_api_key, admin_key=admin_key, client_secret=client_secret, app_id=app_id,
                      redirect_uri=redirect_uri, app_key_scheme=app_key_scheme)
         merged = {k: (v if v is not None else getattr(creds, k)) for k, v in given.items()}
-        return Config(hosts=cfg.hosts, credentials=Credentials(**merged), **{
-            "timeout": cfg.timeout, "total_timeout": cfg.total_timeout})
+        return Config(hosts=cfg.hosts, credentials=Credentials(**merged), timeout=cfg.timeout,
+                      total_timeout=cfg.total_timeout)
     if isinstance(hosts, str):
         hosts = Hosts.on_one_port(hosts)
     elif isinstance(hosts, dict):
@@ -742,7 +742,8 @@ def _sandbox_config(config: dict, overrides: dict, app_key_scheme: str | None = 
     app = config["app"]
     return Config(hosts=Hosts(**config["hosts"]), credentials=Credentials(
         rest_api_key=app["rest_api_key"], admin_key=app["admin_key"], client_secret=app["client_secret"],
-        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app, app_key_scheme=app_key_scheme),
+        app_id=app["app_id"], redirect_uri=app["redirect_uris"][0], extra=app,
+        app_key_scheme=app_key_scheme or APP_KEY_SCHEME),     # None or "": the spec's word, as Credentials reads it
         **overrides)
 
 

@@ -183,12 +183,14 @@ class Config:
                 f"incomplete configuration: {', '.join(given)} {'is' if len(given) == 1 else 'are'} set but "
                 f"{', '.join(missing)} {'is' if len(missing) == 1 else 'are'} missing; set all five base URLs for "
                 "a real service, or none of them for the embedded sandbox")
+        secret = lambda name: Secret(value) if (value := env.get(name)) else None  # noqa: E731
         creds = Credentials(
-            rest_api_key=env.get("TOOLKIT_REST_API_KEY") or None,
-            admin_key=env.get("TOOLKIT_ADMIN_KEY") or None,
-            client_secret=env.get("TOOLKIT_CLIENT_SECRET") or None,
+            rest_api_key=secret("TOOLKIT_REST_API_KEY"),
+            admin_key=secret("TOOLKIT_ADMIN_KEY"),
+            client_secret=secret("TOOLKIT_CLIENT_SECRET"),
             app_id=env.get("TOOLKIT_APP_ID") or None,
             redirect_uri=env.get("TOOLKIT_REDIRECT_URI") or None,
             app_key_scheme=env.get("TOOLKIT_APP_KEY_SCHEME") or APP_KEY_SCHEME,
         )
-        return replace(cls(hosts=Hosts(**urls), credentials=creds), **overrides)
+        given_urls = {n: v for n, v in urls.items() if v}     # all five: none is missing
+        return replace(cls(hosts=Hosts(**given_urls), credentials=creds), **overrides)

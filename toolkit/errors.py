@@ -37,7 +37,8 @@ AUTH_KINDS = ("none", "app_key", "admin_key", "user_token")
 target user), or ``Bearer <access token>``."""
 
 # One-line hints for the codes a learner meets most (notebooks/reference/errors.md says more).
-HINTS: dict[str | int, str] = {
+# A key is a code or an error value, or (code, auth) for a code whose hint depends on what the call presented.
+HINTS: dict[str | int | tuple[str | int, str | None], str] = {
     -1: "internal error of the service; retry later",
     -2: "a parameter is wrong or names something the app has not configured (check ids, tags, scopes)",
     -3: "not allowed: the scope/term is not revocable, or the app lacks the permission",
@@ -168,6 +169,8 @@ class ParameterError(ToolkitError, ValueError):
 class _HttpError(ToolkitError):
     status: int | None
     endpoint: str | None
+    attempts: int
+    """How many attempts the call made: set by :mod:`toolkit.http` on an error answer it retried (a 429 or 5xx)."""
 
     def _where(self) -> str:
         parts = []
@@ -334,7 +337,7 @@ def show_warnings_as_learners_read_them() -> None:
             return f"{category.__name__}: {message}\n"
         return original(message, category, filename, lineno, line)
 
-    formatwarning._toolkit = True
+    formatwarning._toolkit = True  # type: ignore[attr-defined]  # a marker attribute on a function: not typeable
     warnings.formatwarning = formatwarning
 
 
@@ -358,9 +361,11 @@ class NoRouteWarning(ToolkitWarning):
 def _user_stacklevel() -> int:
     """The ``stacklevel`` of a warning that points at the first caller outside this package."""
     import sys
+    from types import FrameType
 
     inside = __file__.rsplit("/", 1)[0] + "/"     # the toolkit package's folder
-    frame, level = sys._getframe(2), 2
+    frame: FrameType | None = sys._getframe(2)
+    level = 2
     while frame is not None and frame.f_code.co_filename.startswith(inside):
         frame, level = frame.f_back, level + 1
     return level
@@ -416,7 +421,8 @@ def closed_set_error(name: str, value, valid, what: str | None = None) -> "Param
 
 
 def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
-                        headers: Mapping[str, str] | None = None, auth: str | None = None) -> ToolkitError:
+                        headers: Mapping[str, str] | None = None,
+                        auth: str | None = None) -> ApiError | OAuthError | WebhookValidationError:
     """The exception for a non-2xx answer whose JSON body is ``body`` (a dict, or text when not JSON);
     ``auth`` is what the call presented (:data:`AUTH_KINDS`), for the hint."""
     if isinstance(body, Mapping):
@@ -424,8 +430,8 @@ def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
             return WebhookValidationError(str(body["err"]), str(body["description"]), status, endpoint)
         if "error" in body:
             code = body.get("error_code")
-            cls = TokenRateLimited if code == "KOE237" else OAuthError
-            return cls(str(body["error"]), str(body.get("error_description", "")), code, status, endpoint)
+            oauth_cls = TokenRateLimited if code == "KOE237" else OAuthError
+            return oauth_cls(str(body["error"]), str(body.get("error_description", "")), code, status, endpoint)
         if "errorType" in body and "code" not in body:
             # another deployment's shape: {"errorType": "AccessDeniedError", "message": "cannot find appKey"}; a
             # refused credential is the spec's -401 (same class and hint), anything else keeps its own words
@@ -434,22 +440,22 @@ def error_from_response(status: int, body: Any, *, endpoint: str | None = None,
             if refused:
                 auth = auth or ("app_key" if "appkey" in message.lower().replace(" ", "") else None)
                 return InvalidTokenError(-401, f"{kind}: {message}", status, endpoint, body, headers, auth)
-            cls = NotFoundError if status == 404 else ApiError
-            return cls(None, f"{kind}: {message}", status, endpoint, body, headers, auth)
+            api_cls: type[ApiError] = NotFoundError if status == 404 else ApiError
+            return api_cls(None, f"{kind}: {message}", status, endpoint, body, headers, auth)
         if "code" in body and ("msg" in body or "message" in body):
             code = body["code"]
             try:
                 code = int(code)
             except (TypeError, ValueError):
                 pass
-            cls = _CODE_CLASSES.get(code, ApiError) if isinstance(code, int) else ApiError
-            if cls is ApiError and status == 403:
-                cls = PermissionDeniedError
-            return cls(code, str(body.get("msg", body.get("message", ""))), status, endpoint, body, headers, auth)
+            api_cls = _CODE_CLASSES.get(code, ApiError) if isinstance(code, int) else ApiError
+            if api_cls is ApiError and status == 403:
+                api_cls = PermissionDeniedError
+            return api_cls(code, str(body.get("msg", body.get("message", ""))), status, endpoint, body, headers, auth)
     text = body if isinstance(body, str) else repr(body)
     text = (text or "").strip().replace("\n", " ")[:200] or "no body"
-    cls = NotFoundError if status == 404 else ApiError
-    return cls(None, f"unexpected answer: {text}", status, endpoint, body, headers, auth)
+    api_cls = NotFoundError if status == 404 else ApiError
+    return api_cls(None, f"unexpected answer: {text}", status, endpoint, body, headers, auth)
 
 
 def redirect_error(url: str) -> RedirectError | None:
@@ -462,4 +468,4 @@ def redirect_error(url: str) -> RedirectError | None:
     if "error" not in query:
         return None
     first = lambda k: query.get(k, [None])[0]  # noqa: E731
-    return RedirectError(first("error"), first("error_description") or "", first("state"))
+    return RedirectError(query["error"][0], first("error_description") or "", first("state"))

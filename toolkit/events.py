@@ -26,7 +26,7 @@ import time
 import weakref
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import httpx
 import jwt
@@ -36,6 +36,9 @@ from .classroom import INBOX_PROOF_PATH
 from .errors import ConfigurationError, ToolkitError
 from .frames import Schema
 from .secrets import Claims, Secret, reveal
+
+if TYPE_CHECKING:
+    from .loopback import LoopbackServer
 
 __all__ = ["verify_set", "forged_set", "SetError", "SecurityEvent", "VerifiedSet", "JwksCache", "Inbox", "inbox",
            "latest_inbox", "EventsArea", "events_frame", "SET_ERRORS", "SET_CONTENT_TYPE"]
@@ -101,8 +104,8 @@ class SecurityEvent:
     category: str | None
     schema: str
     user_id: str
-    toe: datetime
-    iat: datetime
+    toe: datetime | None      # None when the SET's value is not Unix seconds
+    iat: datetime | None
     txm: str
     jti: str
     app_id: str
@@ -167,7 +170,7 @@ class JwksCache:
                  min_refetch: float = 10.0, timeout: float = 2.0, headers: "Mapping[str, str] | None" = None):
         self.url, self.ttl, self.min_refetch, self.timeout = url, ttl, min_refetch, timeout
         self._headers = dict(headers or {})
-        self._keys: dict[str, dict] = {}
+        self._keys: dict[str | None, dict] = {}     # by kid (None: a key without one)
         self._fetched = 0.0
         self._lock = threading.Lock()
         if jwks is not None:
@@ -177,8 +180,8 @@ class JwksCache:
     def _load(self, jwks: dict) -> None:
         self._keys = {k.get("kid"): k for k in jwks.get("keys", []) if isinstance(k, dict)}
 
-    def _fetch(self) -> None:
-        resp = httpx.get(self.url, timeout=self.timeout, trust_env=False, headers=self._headers)
+    def _fetch(self, url: str) -> None:
+        resp = httpx.get(url, timeout=self.timeout, trust_env=False, headers=self._headers)
         resp.raise_for_status()
         self._load(resp.json())
         self._fetched = time.monotonic()
@@ -188,7 +191,7 @@ class JwksCache:
             age = time.monotonic() - self._fetched
             if self.url and (not self._keys or age > self.ttl or (kid not in self._keys and age > self.min_refetch)):
                 try:
-                    self._fetch()
+                    self._fetch(self.url)
                 except (httpx.HTTPError, ValueError):
                     pass
             return self._keys.get(kid)
@@ -239,7 +242,7 @@ def verify_set(token: "str | bytes", *, audience: "str | Secret", issuer: str, j
     if claims["iss"] != issuer:
         raise SetError("invalid_issuer", "iss is not the service's authorization host")
     aud = claims["aud"]
-    want = reveal(audience)
+    want = audience.reveal() if isinstance(audience, Secret) else audience
     auds = aud if isinstance(aud, list) else [aud]
     if not any(isinstance(a, str) and hmac.compare_digest(a.encode(), want.encode()) for a in auds):
         raise SetError("invalid_audience", "aud is not this app's REST API key")
@@ -299,10 +302,11 @@ def forged_set(tk, *, wrong: str = "audience", user_id: int | str = 4100000001,
     keys = tk.oauth.jwks().get("keys", [])
     kid = str(keys[0]["kid"]) if keys else "unknown"
     now = int(time.time())
-    claims = {"iss": "https://attacker.invalid" if wrong == "issuer" else auth,
-              "aud": "another-app" if wrong == "audience" else reveal(tk.config.credentials.rest_api_key),
-              "sub": str(user_id), "iat": now, "toe": now, "txm": "forged", "jti": f"forged-{now}",
-              "app_id": str(tk.config.credentials.app_id or ""), "events": {_RISC + event: {}}}
+    claims: dict[str, object] = {
+        "iss": "https://attacker.invalid" if wrong == "issuer" else auth,
+        "aud": "another-app" if wrong == "audience" else reveal(tk.config.credentials.rest_api_key),
+        "sub": str(user_id), "iat": now, "toe": now, "txm": "forged", "jti": f"forged-{now}",
+        "app_id": str(tk.config.credentials.app_id or ""), "events": {_RISC + event: {}}}
     someone = rsa.generate_private_key(public_exponent=65537, key_size=2048)
     return jwt.encode(claims, someone, algorithm="RS256", headers={"kid": kid, "typ": "secevent+jwt"})
 
@@ -357,7 +361,7 @@ class Inbox:
         self._client = client
         self._records: list[dict] = []
         self._cond = threading.Condition()
-        self._loop_server = None
+        self._loop_server: LoopbackServer | None = None
 
     # ------------------------------------------------------------------ lifecycle
     def start(self, timeout: float = 10.0) -> "Inbox":

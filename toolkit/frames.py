@@ -64,9 +64,10 @@ class Schema:
     def __add__(self, other: "Schema") -> "Schema":
         """The columns of both (``self`` first), with both sets of types."""
         cols = list(self.columns) + [c for c in other.columns if c not in self.columns]
-        return Schema(cols, self.floats + other.floats, self.ints + other.ints, self.datetimes + other.datetimes,
-                      self.unix + other.unix, self.bools + other.bools, {**self.categories, **other.categories},
-                      self.objects + other.objects)
+        # the typed groups are tuples (__post_init__ makes them so); unpacking keeps them tuples for mypy too
+        return Schema(cols, (*self.floats, *other.floats), (*self.ints, *other.ints),
+                      (*self.datetimes, *other.datetimes), (*self.unix, *other.unix), (*self.bools, *other.bools),
+                      {**self.categories, **other.categories}, (*self.objects, *other.objects))
 
     def prefixed(self, prefix: str) -> "Schema":
         """The schema of a nested object flattened under ``prefix.``."""

@@ -515,7 +515,7 @@ class RequestCore:
             # of the text values): the same URL as params= gives (a test compares them), without httpx parsing
             # the URL a second time to merge the params into it. That merge was 35 of the 80 us it took to build
             # the request of a category search.
-            url, params = f"{url}?{urlencode(params)}", None
+            url, params = f"{url}?{urlencode(params)}", {}
         return client.build_request(method, url, params=params or None, data=data, content=content,
                                     files=call.files, headers=headers, timeout=httpx.Timeout(timeout))
 
@@ -596,7 +596,7 @@ class RequestCore:
             (urlsplit(origin).hostname or "") in ("127.0.0.1", "localhost", "::1")
         if not sandbox:
             base = getattr(hosts, call.host, base) if getattr(call, "base", None) is None else base
-        return transport_hint(origin if sandbox else base, sandbox, timed_out)
+        return transport_hint(origin if sandbox and origin is not None else base, sandbox, timed_out)
 
     def _log_attempt(self, call: Call, outcome: int | str, started: float | None = None,
                      response: httpx.Response | None = None):

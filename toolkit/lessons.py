@@ -32,6 +32,7 @@ from __future__ import annotations
 import base64
 import contextvars
 import copy
+import decimal
 import hashlib
 import json
 import math
@@ -151,6 +152,12 @@ def _kind_of(value) -> str:
     return f"a {type(value).__name__}"
 
 
+def _off(answer: numbers.Number, value) -> float:
+    """``abs(answer - float(value))``: how far a number answer is from ``value`` (typeshed's ``numbers.Number``
+    declares no arithmetic; the numbers that reach here, a Decimal made a float first, all subtract a float)."""
+    return abs(answer - float(value))  # type: ignore[operator]
+
+
 def _number(answer, rule) -> list[str]:
     answer = _plain(answer)
     if isinstance(answer, str):                 # "3,145", "nine", "42 minutes": the one figure of the text
@@ -162,13 +169,15 @@ def _number(answer, rule) -> list[str]:
         answer = found[0].value
     if isinstance(answer, bool) or not isinstance(answer, numbers.Number):
         return [f"a number is wanted, not {_kind_of(answer)}."]
+    if isinstance(answer, decimal.Decimal):     # a Number that does no arithmetic with a float
+        answer = float(answer)
     want, tol = rule["v"], rule.get("tol", 0)
     if isinstance(answer, float) and math.isnan(answer):
         return ["the answer is NaN: the number was not computed."]
-    if abs(answer - want) <= tol or any(abs(answer - float(v)) <= tol for v in rule.get("also", {})):
+    if abs(answer - want) <= tol or any(_off(answer, v) <= tol for v in rule.get("also", {})):
         return []
     for wrong, why in rule.get("why", {}).items():
-        if abs(answer - float(wrong)) <= tol:
+        if _off(answer, wrong) <= tol:
             return [why]
     unit = f" {rule['unit']}" if rule.get("unit") else ""
     scale = rule.get("scale", {})
@@ -478,9 +487,11 @@ def _notes(answer, rule) -> list[str]:
     if rule["kind"] == "record" and isinstance(answer, dict):
         return [note for key, part in rule["parts"].items() if key in answer for note in _notes(answer[key], part)]
     if rule["kind"] == "number" and isinstance(answer, numbers.Number) and not isinstance(answer, bool):
+        if isinstance(answer, decimal.Decimal):     # as _number compares it
+            answer = float(answer)
         tol = rule.get("tol", 0)
         return [note for value, note in rule.get("also", {}).items()
-                if abs(answer - float(value)) <= tol and abs(answer - rule["v"]) > tol]
+                if _off(answer, value) <= tol and abs(answer - rule["v"]) > tol]
     return []
 
 

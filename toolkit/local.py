@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 import json
-from typing import Iterable
+from typing import TYPE_CHECKING, Any, Iterable
 
 from .area import WRAPPED, Area, Call, endpoint
 from .bulk import Bulk, align, stats
@@ -28,6 +28,9 @@ from .categories import CATEGORIES, category_code
 from .coords import COORD_SYSTEMS, GEO_COORD_SYSTEMS, coord_system, lonlat, number
 from .errors import ParameterError, QuotaStopWarning, suggest, warn_truncated
 from .frames import TEXT, Schema
+
+if TYPE_CHECKING:
+    from types import FrameType
 
 __all__ = ["LocalArea", "COORD_SYSTEMS", "GEO_COORD_SYSTEMS", "CATEGORY_GROUP_CODES", "ADDRESS_TYPES", "BUSAN_RECT"]
 
@@ -199,10 +202,10 @@ def _transit_point(name: str, value) -> str:
         label = value[2] if len(value) == 3 else ""
     else:
         raise ParameterError(name, "must be (x, y), (x, y, name), {x, y, name} or 'x,y[,name=..]'", value)
-    x, y = lonlat(x, y, x_name=f"{name} x", y_name=f"{name} y")
+    lon, lat = lonlat(x, y, x_name=f"{name} x", y_name=f"{name} y")
     if not isinstance(label, str) or "," in label:
         raise ParameterError(f"{name} name", "must be a string without commas", label)
-    return f"{x!r},{y!r}" + (f",name={label}" if label else "")
+    return f"{lon!r},{lat!r}" + (f",name={label}" if label else "")
 
 
 def _departure_time(value) -> str:
@@ -413,7 +416,8 @@ def _sweep_frame(job: Bulk, keys: list, label: str, cache):
 
     from .frames import frame
 
-    labels, docs = [], []
+    labels: list = []
+    docs: list[dict] = []
     for i, key in enumerate(dict.fromkeys(keys) if label == "query" else keys):   # a query once; each centre
         found = (job.answers.get(key) or {}).get("documents") or []
         labels.extend(repeat(key if label == "query" else i, len(found)))
@@ -494,7 +498,8 @@ def _user_level() -> int:
     import os
     import sys
 
-    package, frame, level = os.path.dirname(os.path.abspath(__file__)), sys._getframe(2), 1
+    package, level = os.path.dirname(os.path.abspath(__file__)), 1
+    frame: FrameType | None = sys._getframe(2)
     while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
         frame, level = frame.f_back, level + 1
     return level
@@ -654,7 +659,7 @@ class LocalArea(Area):
     # ------------------------------------------------------------------ 4.5–4.6 places
     def _keyword_call(self, query, category_group_code, x, y, radius, rect, page, size, sort, fmt="json",
                       raw=False, where: str | None = "local.keyword") -> Call:
-        params = {"query": _text("query", query)}
+        params: dict[str, Any] = {"query": _text("query", query)}
         if category_group_code is not None:
             params["category_group_code"] = category_code(category_group_code)
         params.update(_area_params(x, y, radius, rect, sort, need_area=True))
@@ -665,7 +670,7 @@ class LocalArea(Area):
 
     def _category_call(self, code, x, y, radius, rect, page, size, sort, fmt="json", raw=False,
                        where: str | None = "local.category") -> Call:
-        params = {"category_group_code": category_code(code)}
+        params: dict[str, Any] = {"category_group_code": category_code(code)}
         params.update(_area_params(x, y, radius, rect, sort, need_area=True))
         params.update(page=_int("page", page, 1, MAX_PAGES), size=_int("size", size, 1, 15))
         if where and page == 1:
@@ -750,8 +755,8 @@ class LocalArea(Area):
 
         >>> tk.local.public_transit((129.0346, 35.0979), (129.0585, 35.1577))   # doctest: +SKIP
         """
-        params = {"origin": _transit_point("origin", origin), "destination": _transit_point("destination",
-                                                                                             destination)}
+        params: dict[str, Any] = {"origin": _transit_point("origin", origin),
+                                  "destination": _transit_point("destination", destination)}
         self._check_city("local.public_transit", [tuple(float(v) for v in params[k].split(",")[:2])
                                                   for k in ("origin", "destination")])
         if departure_time is not None:

@@ -15,6 +15,7 @@ import importlib.util
 import socket
 import threading
 import time
+from typing import Any
 
 __all__ = ["LoopbackServer", "bind_loopback", "server_stack", "one_write_protocol", "OneWrite", "KEEP_ALIVE"]
 
@@ -83,7 +84,7 @@ def one_write_protocol(http: str):
     from uvicorn.config import HTTP_PROTOCOLS
     from uvicorn.importer import import_from_string
 
-    base = import_from_string(HTTP_PROTOCOLS[http])
+    base: Any = import_from_string(HTTP_PROTOCOLS[http])   # uvicorn's H11Protocol or HttpToolsProtocol
 
     class OneWriteProtocol(base):
         def connection_made(self, transport) -> None:

@@ -16,7 +16,7 @@ the region code in a property); in the sandbox the control API serves the world'
 from __future__ import annotations
 
 import html
-from typing import Sequence
+from typing import Any, Sequence
 
 from .mapassets import OSM, add_legend, dot_icon, new_map, resolve_tiles
 
@@ -246,7 +246,7 @@ def choropleth_map(counts, geojson, *, key: str = "code", value: str = "count", 
         values = {str(k): float(v) for k, v in zip(counts[code_column], counts[value]) if v == v}
     if not isinstance(geojson, dict) or geojson.get("type") != "FeatureCollection":
         raise ValueError("geojson must be a GeoJSON FeatureCollection (a dict)")
-    feats = []
+    feats: list[dict[str, Any]] = []
     for f in geojson.get("features", []):
         code = str(f.get("properties", {}).get(key))
         if only_counted and code not in values:

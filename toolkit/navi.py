@@ -55,10 +55,10 @@ def _point(value: Any, name: str) -> dict:
     else:
         raise ParameterError(name, "a point is (x, y), (x, y, name), {'x','y','name'} or 'x,y,name=...'", value)
     x, y = lonlat(x, y, x_name=f"{name}.x", y_name=f"{name}.y")
-    out = {"x": x, "y": y}
+    point: dict[str, float | str] = {"x": x, "y": y}
     if label:
-        out["name"] = str(label)
-    return out
+        point["name"] = str(label)
+    return point
 
 
 def _keyed(value: Any, name: str) -> dict:
@@ -286,7 +286,7 @@ class Directions:
 
 
 MANY_COLUMNS = ["key", "result_code", "result_msg", "result_msg_en", "distance", "duration", "x", "y"]
-MANY_TYPES = dict(ints=["result_code", "distance", "duration"], floats=["x", "y"])
+MANY_TYPES: dict[str, Any] = dict(ints=["result_code", "distance", "duration"], floats=["x", "y"])   # frame() keywords
 
 
 def _many_columns(body: dict, points: list[dict], columns: dict[str, list] | None = None, **first) -> dict:
@@ -457,11 +457,11 @@ class NaviArea(Area):
         >>> tk.navi.waypoints((129.03, 35.10), (129.06, 35.157), [(129.04, 35.12), (129.05, 35.14)])   # doctest: +SKIP
         """
         car_type, car_fuel = _car(car_type, car_fuel)
-        body = {"origin": _point(origin, "origin"), "destination": _point(destination, "destination"),
-                "waypoints": _waypoints(waypoints, MAX_WAYPOINTS_POST),
-                "priority": _choice(priority, "priority", PRIORITY), "avoid": _avoid(avoid) or None,
-                "alternatives": alternatives, "road_details": road_details, "summary": summary,
-                "car_type": car_type, "car_fuel": car_fuel, "car_hipass": car_hipass}
+        body: dict[str, Any] = {"origin": _point(origin, "origin"), "destination": _point(destination, "destination"),
+                                "waypoints": _waypoints(waypoints, MAX_WAYPOINTS_POST),
+                                "priority": _choice(priority, "priority", PRIORITY), "avoid": _avoid(avoid) or None,
+                                "alternatives": alternatives, "road_details": road_details, "summary": summary,
+                                "car_type": car_type, "car_fuel": car_fuel, "car_hipass": car_hipass}
         self._check_city("navi.waypoints", [(p["x"], p["y"]) for p in (body["origin"], *body["waypoints"],
                                                                        body["destination"])])
         return Call("POST", "navi", "/v1/waypoints/directions", self._client.rest_auth(), json=_present(body),

@@ -36,7 +36,7 @@ import time
 import webbrowser
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
-from typing import Iterable
+from typing import Iterable, cast
 from urllib.parse import parse_qs, urlencode, urlsplit
 
 import jwt
@@ -46,7 +46,7 @@ from .authpages import code_from_redirect, drive_pages  # noqa: F401  (shared wi
 from .errors import ParameterError, ToolkitError
 from .http import NO_AUTH, Bearer
 from .scopes import check_scopes
-from .secrets import Claims, Secret, reveal
+from .secrets import Claims, Secret
 
 __all__ = ["OAuthArea", "Token", "AuthRequest", "IdTokenError", "LoopbackServer", "pkce_pair", "PROMPTS",
            "REFRESH_MARGIN"]
@@ -81,8 +81,11 @@ self-check knows a challenge read from a URL from one a learner computed."""
 
 
 def _list(value, name: str) -> list[str] | None:
-    if value is None:
-        return None
+    return None if value is None else _items(value, name)
+
+
+def _items(value, name: str) -> list[str]:
+    """The comma-separated values of ``value`` (a string or an iterable of them), at least one."""
     items = [value] if isinstance(value, str) else list(value)
     items = [p.strip() for item in items for p in str(item).split(",") if p.strip()]
     if not items:
@@ -175,7 +178,7 @@ class LoopbackServer:
             raise ParameterError("timeout", "must be a positive number of seconds", timeout)
         parts = urlsplit(redirect_uri)
         self.redirect_uri, self.timeout = redirect_uri, float(timeout)
-        self.port, self.path = parts.port, parts.path or "/"
+        self.port, self.path = cast(int, parts.port), parts.path or "/"     # _is_loopback: a port is given
         self.origin = f"http://{parts.netloc}"
         self.result: str | None = None
         self._httpd: http.server.HTTPServer | None = None
@@ -260,7 +263,7 @@ class OAuthArea(Area):
 
     # ------------------------------------------------------------------ helpers
     def _client_id(self) -> str:
-        return reveal(self.credentials.need("rest_api_key"))
+        return self.credentials.need("rest_api_key").reveal()
 
     def _redirect_uri(self, redirect_uri: str | None) -> str:
         uri = redirect_uri or self.client.credentials.redirect_uri
@@ -294,10 +297,10 @@ class OAuthArea(Area):
         req_nonce = nonce or secrets.token_urlsafe(16)
         uri = self._redirect_uri(redirect_uri)
         params = {"client_id": self._client_id(), "redirect_uri": uri, "response_type": "code",
-                  "scope": ",".join(check_scopes(_list(scope, "scope"), "scopes"))
+                  "scope": ",".join(check_scopes(_items(scope, "scope"), "scopes"))
                            if scope is not None else None,
                   "prompt": ",".join(prompts) if prompts else None, "login_hint": login_hint,
-                  "service_terms": ",".join(_list(service_terms, "service_terms")) if service_terms else None,
+                  "service_terms": ",".join(_items(service_terms, "service_terms")) if service_terms else None,
                   "state": req_state, "nonce": req_nonce, "code_challenge": challenge,
                   "code_challenge_method": "S256"}
         query = urlencode({k: v for k, v in params.items() if v is not None})
@@ -536,7 +539,7 @@ class OAuthArea(Area):
         """
         if not id_token:
             raise ParameterError("id_token", "an ID token is required")
-        return (yield from self._verify_flow(reveal(id_token) if isinstance(id_token, Secret) else id_token, nonce))
+        return (yield from self._verify_flow(id_token.reveal() if isinstance(id_token, Secret) else id_token, nonce))
 
     # ------------------------------------------------------------------ completing a login
     def complete(self, request: AuthRequest, redirect_url: str, *, use: bool = True) -> Token:
@@ -631,7 +634,8 @@ class OAuthArea(Area):
             if user_id is not None and match[0]["id"] != int(user_id):
                 raise ParameterError("user_id", f"is not the user of {email}", user_id)
         else:
-            match = [u for u in users if u["id"] == int(user_id)]
+            # user_id is not None here (the first check), which mypy sees inside the comprehension only so
+            match = [u for u in users if user_id is not None and u["id"] == int(user_id)]
             if not match:
                 raise ParameterError("user_id", "not a demo user of the sandbox", user_id)
         return match[0]["email"], int(match[0]["id"])
@@ -740,7 +744,10 @@ class OAuthArea(Area):
                     raise ToolkitError(f"{email} has no account session in this browser to select")
                 return b.post(base + "select", data={"q": q, "account": chosen})
             if "id='consent'" in text:
-                account = re.search(r"name='account' value='(\d+)'", text).group(1)
+                found = re.search(r"name='account' value='(\d+)'", text)
+                if found is None:
+                    raise ToolkitError("the sandbox's consent page names no account to consent for")
+                account = found.group(1)
                 scopes = re.findall(r"type='checkbox' name='scope' value='([^']+)'", text)
                 terms = re.findall(r"type='checkbox' name='term' value='([^']+)'", text)
                 keep = set(optional) if optional is not None else None

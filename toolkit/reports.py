@@ -143,7 +143,8 @@ def _minutes_by_status(spans: list[tuple[pd.Timestamp, pd.Timestamp, str]], lo, 
     cuts = sorted({lo, hi, *(max(lo, min(hi, t)) for a, b, _ in spans for t in (a, b))})
     out = dict.fromkeys(_RANK, 0.0)
     for a, b in zip(cuts, cuts[1:]):
-        worst = max((st for s, e, st in spans if s < b and e > a and st in _RANK), key=_RANK.get, default="GREEN")
+        worst = max((st for s, e, st in spans if s < b and e > a and st in _RANK), key=lambda st: _RANK[st],
+                    default="GREEN")
         out[worst] += (b - a).total_seconds() / 60
     return out
 

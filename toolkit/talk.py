@@ -11,7 +11,7 @@ to the user's own chatroom (memo) or to friends, with delivery reports.
 from __future__ import annotations
 
 import json
-from typing import Iterable, Mapping
+from typing import Any, Iterable, Mapping
 from urllib.parse import parse_qs, urlsplit
 
 from .area import Area, Call, endpoint
@@ -221,7 +221,7 @@ class TalkArea(Area):
             raise ParameterError("target_ids", "must be service user ids (whole numbers)") from None
         if not ids:
             raise ParameterError("target_ids", "give at least one user id")
-        data = {"target_ids": ids, "target_id_type": "user_id"}
+        data: dict[str, Any] = {"target_ids": ids, "target_id_type": "user_id"}
         if viewer_id is not None:
             data.update(viewer_id=int(viewer_id), viewer_id_type="user_id")
 

@@ -13,7 +13,7 @@ the access token; ``target_id=<service user id>`` uses the admin key for that us
 from __future__ import annotations
 
 import json
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Literal, Mapping, overload
 
 from .area import Area, Call, endpoint
 from .errors import InvalidArgumentError, ParameterError, warn_truncated
@@ -29,6 +29,10 @@ ADDRESS_COLUMNS = ["id", "name", "is_default", "updated_at", "type", "base_addre
 MAX_PAGES = 100
 
 
+@overload
+def _ids(value, name: str, *, required: Literal[True]) -> list[str]: ...
+@overload
+def _ids(value, name: str, *, required: bool = False) -> list[str] | None: ...
 def _ids(value, name: str, *, required: bool = False) -> list[str] | None:
     if value is None:
         if required:
@@ -274,8 +278,12 @@ class UserArea(Area):
         pages, cursor, more = [], from_updated_at, False
         for _ in range(max_pages if all_pages and address_id is None else 1):
             params = {"address_id": address_id, "from_updated_at": cursor, "page_size": page_size}
-            body = yield from self._flow(target_id, lambda a, params=params: Call(
-                "GET", "api", "/v1/user/shipping_address", a, params=params, name="user.shipping_addresses"))
+
+            def make(a: Auth, params: Mapping[str, Any] = params) -> Call:
+                return Call("GET", "api", "/v1/user/shipping_address", a, params=params,
+                            name="user.shipping_addresses")
+
+            body = yield from self._flow(target_id, make)
             pages.append(body)
             items = body.get("shipping_addresses") or []
             more = False

@@ -55,7 +55,7 @@ def _button(w, description: str, **kw):
     return w.Button(description=description, layout=w.Layout(width="auto"), **kw)
 
 
-_BOXES = {}
+_BOXES: dict[type, type] = {}     # ipywidgets.VBox → its StaticVBox subclass
 
 
 def _box(w, children, static):
@@ -283,7 +283,7 @@ def ConsentPanel(tk, *, target_id: int | None = None):
     The panel now lists user 4100000002's scopes.
     """
     w = _w()
-    lines = []         # the consent items as text, for the static view
+    lines: list[str] = []         # the consent items as text, for the static view
 
     def static():
         head = "Consent items (toolkit.widgets.ConsentPanel): run this cell to refresh or revoke them; its buttons " \

@@ -32,7 +32,10 @@ from __future__ import annotations
 import asyncio
 import os
 import threading
-from typing import Mapping
+from typing import TYPE_CHECKING, Mapping
+
+if TYPE_CHECKING:
+    from ..sandbox.tiles.render import TileRenderer
 
 __all__ = ["MIN_ZOOM", "MAX_ZOOM", "handlers", "route", "source_from_env", "LocalTiles", "ForwardedTiles", "TileError"]
 
@@ -75,13 +78,13 @@ class LocalTiles:
 
     def __init__(self, datasets=None):
         self._datasets = datasets
-        self._renderer = None
+        self._renderer: TileRenderer | None = None
         self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         return f"<LocalTiles {'loaded' if self._renderer is not None else 'not loaded'}>"
 
-    def _load(self):
+    def _load(self) -> TileRenderer:
         with self._lock:
             if self._renderer is None:
                 from ..data import root

@@ -593,8 +593,11 @@ def dot_icon(color: str, size: int = 14, label: str = ""):
     cls = f"tk-{color.lstrip('#')}-{size}"
     icon = folium.DivIcon(html=html.escape(label), icon_size=(size + 4, size + 4),
                           icon_anchor=(size // 2 + 2, size // 2 + 2), class_name=f"toolkit-dot {cls}")
-    icon._toolkit_css = f".{cls}{{background:{color};font-size:{max(size - 6, 8)}px;line-height:{size}px}}"
-    icon._toolkit_dot = (color, size, label)          # the data form of the map draws it (toolkit.mapassets.spec)
+    # two marker attributes the toolkit adds to folium's icon (read back with getattr/hasattr): folium's DivIcon
+    # declares neither, so mypy cannot know them
+    icon._toolkit_css = (  # type: ignore[attr-defined]
+        f".{cls}{{background:{color};font-size:{max(size - 6, 8)}px;line-height:{size}px}}")
+    icon._toolkit_dot = (color, size, label)  # type: ignore[attr-defined]  # the data form of the map draws it
     return icon
 
 

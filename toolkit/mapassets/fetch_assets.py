@@ -54,7 +54,10 @@ def main(argv: list[str]) -> int:
                 continue
             with tarfile.open(fileobj=io.BytesIO(blob)) as tar:
                 for member, target in files.items():
-                    data = tar.extractfile(member).read()
+                    extracted = tar.extractfile(member)
+                    if extracted is None:
+                        raise ValueError(f"{spec}: {member} is not a file in the package")
+                    data = extracted.read()
                     digest = hashlib.sha256(data).hexdigest()
                     if check:
                         here = hashlib.sha256((HERE / target).read_bytes()).hexdigest()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import random
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Callable, TypedDict
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -24,10 +25,23 @@ from .lane import Lane
 from .store import Store
 from .web import SpecError, api_error, json_response
 
+if TYPE_CHECKING:
+    from .classroom import ClassPolicy
+    from .lane import Handler
+
 __all__ = ["Sandbox", "SandboxApp", "create_app", "AREAS", "HOSTS"]
 
 AREAS = ("apps", "control", "utility", "identity", "business", "social", "local", "navi", "events", "tiles")
 HOSTS = ("auth", "api", "local", "navi", "status")
+
+
+class SandboxOptions(TypedDict):
+    """The keyword arguments of :class:`Sandbox` a server keeps to make the same sandbox again (on reset)."""
+
+    seed: int
+    clock_start: str
+    frozen: bool
+    clock: str
 
 
 def datasets_dir() -> Path:
@@ -52,9 +66,14 @@ class Sandbox:
         self.seed = int(self.store.get_meta("seed", seed))
         self.clock = Clock(self.store, clock_start, frozen, mode=clock)
         self.base_url = base_url
-        self.class_policy = None    # (policy, student) in a class sandbox: see toolkit.sandbox.classroom.ClassPolicy
+        # (policy, student) in a class sandbox: see toolkit.sandbox.classroom.ClassPolicy
+        self.class_policy: tuple[ClassPolicy, str] | None = None
+        # a class sandbox keeps the student's self-checks and raised errors (the rows POST /sandbox/checks and
+        # /sandbox/raised wrote) across the world's resets: see toolkit.sandbox.classroom.Classroom
+        self.on_check: Callable[[dict], None] | None = None
+        self.on_raised: Callable[[dict], None] | None = None
         self.datasets = datasets_dir()
-        self.models: dict[str, object] = {}
+        self.models: dict[str, Any] = {}   # area → its model (a class of its own per area, loaded by name)
         for area in AREAS:
             module = importlib.import_module(f"{__package__}.{area}.models")
             if getattr(module, "SCHEMA", None):
@@ -130,7 +149,7 @@ class SandboxApp(Starlette):
 
 def create_app(sandbox: Sandbox, *, lane: bool = True) -> SandboxApp:
     per_host: dict[str, list] = {host: [] for host in (*HOSTS, "sandbox")}
-    lanes: dict[str, object] = {}
+    lanes: dict[str, Handler] = {}
     for area in AREAS:
         module = importlib.import_module(f"{__package__}.{area}.routes")
         for host, routes in module.routes(sandbox).items():

@@ -114,7 +114,7 @@ import secrets as _secrets
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable
 from urllib.parse import parse_qsl, unquote, urlencode
 
 from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET, ClassroomError,
@@ -122,11 +122,14 @@ from ..classroom import (COOKIE, HEADER, NAME_RE, QUERY, TEACHER_HEADER, TICKET,
 from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
 from ..secrets import Secret
-from .app import Sandbox, create_app
+from .app import Sandbox, SandboxOptions, create_app
 from .clock import DEFAULT_START
 from .store import Store
 
 if TYPE_CHECKING:
+    import sqlite3
+    from concurrent.futures import ThreadPoolExecutor
+
     from .connections import ConnectionLimits
 
 __all__ = ["Classroom", "ClassroomServer", "World", "Limits", "MEASURED"]
@@ -412,7 +415,8 @@ class ClassPolicy:
     'could not deliver'
     """
 
-    def __init__(self, allowed=(), webhook_host: str | None = None, token_of: "callable | None" = None):
+    def __init__(self, allowed=(), webhook_host: str | None = None,
+                 token_of: "Callable[[str], str | None] | None" = None):
         self.allowed = {o for o in (_origin(a) for a in allowed) if o}
         bad = [a for a in allowed if not _origin(a)]
         if bad:
@@ -457,7 +461,8 @@ class ClassPolicy:
 
         try:
             infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
-            return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos]
+            # a TCP lookup gives IPv4 and IPv6 addresses only: their first item is the address as text
+            return [ipaddress.ip_address(info[4][0].split("%", 1)[0]) for info in infos if isinstance(info[4][0], str)]
         except (OSError, UnicodeError, ValueError):
             return []
 
@@ -617,7 +622,7 @@ class Classroom:
         self._revoked: dict[str, int] = {}
         self._revoked_stamp: tuple | None = None
         self._teacher = teacher_token(self._secret)
-        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
+        self._options: SandboxOptions = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.latency = Latency.parse(latency)
         self.base_url = base_url
         self.db = db
@@ -639,13 +644,14 @@ class Classroom:
         self._lock = threading.RLock()
         self._city: tuple | None = None
         self.ready = threading.Event()             # set once warm(): a first world waits on nothing more
-        self._template = None                      # a seeded store every new world file is copied from
+        self._template: sqlite3.Connection | None = None    # a seeded store every new world file is copied from
         self._template_lock = threading.Lock()
         self._making: dict[str, threading.Lock] = {}   # a lock per world being made: worlds are made side by side
         self._flushed = time.monotonic()
         self._used: set[str] = set()               # worlds used since their activity was last written
-        self._flushing = None                      # the write of the activity to come (a timer), under way (a future)
-        self._maker = None                         # the threads that make worlds (fsync-bound: many at once)
+        # the write of the activity to come (a timer), under way (a future)
+        self._flushing: asyncio.TimerHandle | asyncio.Future[None] | None = None
+        self._maker: ThreadPoolExecutor | None = None   # the threads that make worlds (fsync-bound: many at once)
         self._dropped = 0                          # worlds replaced since the heap was last thawed
         self.hub = hub                             # a HubLogin (classroom_hub): browsers are the hub's users
         if hub is not None:
@@ -700,8 +706,11 @@ class Classroom:
         """A world's sandbox: in memory (``file`` None), or in ``file`` of the worlds folder — opened again when it
         exists (``fresh=False``), else copied from the class's template (a store seeded once as every world is,
         written whole by SQLite's backup: a few milliseconds, where seeding a file took 85)."""
-        path = ":memory:" if file is None else str(self.folder / file)
-        if file is not None:
+        if file is None:
+            path = ":memory:"
+        else:
+            assert self.folder is not None       # a world has a file with --db only (_new_file)
+            path = str(self.folder / file)
             _private(Path(path), 0o600)      # SQLite gives its -wal and -shm files the database file's mode
             if fresh:
                 self._copy_template(path)
@@ -843,21 +852,22 @@ class Classroom:
         with self._lock:
             old = self._worlds.get(name)
             row = self.registry.one("SELECT * FROM students WHERE name = ?", name)
-            if old is None and row is None:
+            if old is not None:
+                created, calls, old_file = old.created, old.calls, old.file
+            elif row is not None:
+                created, calls, old_file = row["created"], row["calls"], row["file"]
+            else:
                 return None
-            created = old.created if old is not None else row["created"]
-            calls = old.calls if old is not None else row["calls"]
             file = self._new_file(name)
             world = self._build(name, self._new_sandbox(file), created, calls, file)
             world.last_activity, world.host = time.time(), old.host if old is not None else None
-            if world.host is not None:
+            if old is not None and old.host is not None:
                 world.sandbox.base_url = old.sandbox.base_url
             self._replay_incidents(world.sandbox)
             self.registry.execute("UPDATE students SET file = ?, calls = ?, last_activity = ? WHERE name = ?",
                                   file, calls, world.last_activity, name)
             self._worlds[name] = world
             self._freeze(dropped=int(old is not None))
-            old_file = old.file if old is not None else row["file"]
         if old is not None:
             old.sandbox.model("events").stop()   # its webhook deliveries (the old store is garbage-collected: _freeze)
         if old_file and self.folder is not None:
@@ -1101,14 +1111,14 @@ class Classroom:
                 name, session = held[0], self._session(held[0], _hub_session(scope))
         elif source == "cookie":
             self.generation("")              # forgets the sessions of a student revoked meanwhile
-            held = self._sessions.get(token)
+            kept = self._sessions.get(token)
             hub_session = _hub_session(scope)
-            if held is None or held[2] < time.monotonic() or held[3] != hub_session:
-                if held is not None and held[3] != hub_session:   # a hub logout, or another hub user, here
+            if kept is None or kept[2] < time.monotonic() or kept[3] != hub_session:
+                if kept is not None and kept[3] != hub_session:   # a hub logout, or another hub user, here
                     self._sessions.pop(token, None)
                 name = None
             else:
-                name = held[0]
+                name = kept[0]
         if name is None:
             if source in ("ticket", "cookie"):
                 await self._refuse(scope, send, 401, "this browser's ticket or session is spent, expired or revoked: "

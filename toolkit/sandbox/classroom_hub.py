@@ -153,7 +153,7 @@ class HubLogin:
         cookies = _cookies(scope)
         sid = cookies.get(self.cookie_name)
         held = self.sessions.get(sid) if sid else None
-        if held is not None:
+        if sid and held is not None:
             name = await self._check(held, cookies.get(HUB_SESSION_COOKIE) or None)
             if name is not None:
                 return name
@@ -195,7 +195,7 @@ class HubLogin:
             await _json(send, 414, {"msg": f"this address is longer than {NEXT_URL_MAX} characters", "code": -414})
             return
         extra = {}
-        params = {}
+        params: dict[str, str] = {}
         if self.pkce:
             verifier, challenge, method = self.auth.generate_pkce_code_challenge()
             extra["code_verifier"] = verifier
@@ -218,7 +218,7 @@ class HubLogin:
     async def _callback(self, scope, send) -> None:
         from .classroom import _json
 
-        query = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
+        query: dict[str, str] = dict(parse_qsl(scope.get("query_string", b"").decode("latin-1")))
         cookies = _cookies(scope)
         if "error" in query:
             await _json(send, 400, {"msg": "the hub's login did not complete: "

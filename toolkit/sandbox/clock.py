@@ -45,12 +45,12 @@ def _parse(value: str | float | datetime) -> float:
         value = float(value)
     elif isinstance(value, str):
         try:
-            value = datetime.fromisoformat(value.replace("Z", "+00:00"))
+            parsed = datetime.fromisoformat(value.replace("Z", "+00:00"))
         except ValueError:
             raise ClockError(f"not an RFC 3339 time: {value[:40]!r}") from None
-        if value.tzinfo is None:
-            value = value.replace(tzinfo=timezone.utc)
-        value = value.timestamp()
+        if parsed.tzinfo is None:
+            parsed = parsed.replace(tzinfo=timezone.utc)
+        value = parsed.timestamp()
     elif isinstance(value, datetime):
         value = (value if value.tzinfo else value.replace(tzinfo=timezone.utc)).timestamp()
     else:

@@ -14,6 +14,7 @@ When none matches, Starlette's walk over the mounts answers as before (redirect 
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 
 from starlette._utils import get_route_path
 from starlette.routing import BaseRoute, Match, Mount, Route, Router, compile_path
@@ -24,26 +25,29 @@ MAX_PATHS = 4096      # request paths whose candidate routes are kept (the table
 MAX_PATH_LENGTH = 512  # longer paths are not kept
 
 
-def _prefixed(route: BaseRoute, prefix: str) -> BaseRoute | None:
+def _prefixed(route: BaseRoute, prefix: str) -> Route | Mount | None:
     """A copy of ``route`` answering under ``prefix`` (None for a kind of route this router does not flatten)."""
+    # ``host_path`` is this module's own attribute on the copies (read by HostRouter._handle): Starlette's
+    # classes do not declare it
     if type(route) is Route:
-        flat = copy.copy(route)
-        flat.path = prefix + route.path
-        flat.path_regex, flat.path_format, flat.param_convertors = compile_path(flat.path)
-        flat.host_path = prefix
-        return flat
+        flat_route = copy.copy(route)
+        flat_route.path = prefix + route.path
+        flat_route.path_regex, flat_route.path_format, flat_route.param_convertors = compile_path(flat_route.path)
+        flat_route.host_path = prefix  # type: ignore[attr-defined]
+        return flat_route
     if type(route) is Mount:
-        flat = copy.copy(route)
-        flat.path = prefix + route.path
-        flat.path_regex, flat.path_format, flat.param_convertors = compile_path(flat.path + "/{path:path}")
-        flat.host_path = prefix
-        return flat
+        flat_mount = copy.copy(route)
+        flat_mount.path = prefix + route.path
+        flat_mount.path_regex, flat_mount.path_format, flat_mount.param_convertors = \
+            compile_path(flat_mount.path + "/{path:path}")
+        flat_mount.host_path = prefix  # type: ignore[attr-defined]
+        return flat_mount
     return None
 
 
-def flatten(routes: list[BaseRoute]) -> list[BaseRoute] | None:
+def flatten(routes: list[BaseRoute]) -> list[Route | Mount] | None:
     """The routes of each mount under its path, in order; None when a route cannot be flattened exactly."""
-    flat: list[BaseRoute] = []
+    flat: list[Route | Mount] = []
     for route in routes:
         if type(route) is not Mount or not isinstance(route.app, Router) or type(route.app) is not Router \
                 or route.param_convertors.keys() != {"path"} or route.app.middleware_stack != route.app.app:
@@ -67,17 +71,17 @@ class HostRouter(Router):
     ['/api/v1/{name}']
     """
 
-    def __init__(self, routes: list[BaseRoute], **options):
+    def __init__(self, routes: Sequence[BaseRoute], **options):
         super().__init__(routes=routes, **options)
         self.flat = flatten(list(self.routes))
-        self._candidates: dict[str, tuple[BaseRoute, ...]] = {}
+        self._candidates: dict[str, tuple[Route | Mount, ...]] = {}
 
-    def candidates(self, scope) -> tuple[BaseRoute, ...]:
+    def candidates(self, scope) -> tuple[Route | Mount, ...]:
         """The flat routes whose path pattern matches this request's path, in order."""
         route_path = get_route_path(scope)
         found = self._candidates.get(route_path)
         if found is None:
-            found = tuple(route for route in self.flat if route.path_regex.match(route_path))
+            found = tuple(route for route in self.flat or () if route.path_regex.match(route_path))
             if len(route_path) <= MAX_PATH_LENGTH:
                 if len(self._candidates) >= MAX_PATHS:
                     self._candidates.clear()

@@ -218,23 +218,23 @@ DIRECTIONS_QUERY = [
 STATUS_FILTERS = [p("product", S, description="comma-separated product ids"),
                   p("api", S, description="comma-separated API ids"), p("lang", enum("ko", "en", default="ko"))]
 
-BEARER = [{"BearerToken": []}]
-TOKEN_OR_ADMIN = [{"BearerToken": []}, {"AdminKey": []}]
-REST = [{"RestApiKey": []}]
-ADMIN = [{"AdminKey": []}]
-REST_OR_ADMIN = [{"RestApiKey": []}, {"AdminKey": []}]
+BEARER: list[dict[str, list[str]]] = [{"BearerToken": []}]
+TOKEN_OR_ADMIN: list[dict[str, list[str]]] = [{"BearerToken": []}, {"AdminKey": []}]
+REST: list[dict[str, list[str]]] = [{"RestApiKey": []}]
+ADMIN: list[dict[str, list[str]]] = [{"AdminKey": []}]
+REST_OR_ADMIN: list[dict[str, list[str]]] = [{"RestApiKey": []}, {"AdminKey": []}]
 NONE: list = []
 
 
 def form(props: dict, required=(), media: str = "application/x-www-form-urlencoded", example: dict | None = None) -> dict:
-    out = {"required": bool(required), "content": {media: {"schema": obj(props, required)}}}
+    out: dict[str, Any] = {"required": bool(required), "content": {media: {"schema": obj(props, required)}}}
     if example is not None:
         out["content"][media]["example"] = example
     return out
 
 
 def json_body(schema: dict, example: dict | None = None) -> dict:
-    out = {"required": True, "content": {"application/json": {"schema": schema}}}
+    out: dict[str, Any] = {"required": True, "content": {"application/json": {"schema": schema}}}
     if example is not None:
         out["content"]["application/json"]["example"] = example
     return out

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ..latency import Latency, LatencyMiddleware
 from ..loopback import LoopbackServer
-from .app import Sandbox, create_app
+from .app import Sandbox, SandboxOptions, create_app
 from .clock import DEFAULT_START
 
 __all__ = ["SandboxServer"]
@@ -24,7 +24,7 @@ class SandboxServer(LoopbackServer):
         if host not in ("127.0.0.1", "localhost", "::1"):
             raise ValueError("the sandbox binds loopback only")
         self.db = db
-        self._options = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
+        self._options: SandboxOptions = {"seed": seed, "clock_start": clock_start, "frozen": frozen, "clock": clock}
         self.sandbox = Sandbox(db or ":memory:", **self._options)
         self._app = self._build(self.sandbox)
         self._delay = LatencyMiddleware(self._app, latency)     # emulated network; reset() swaps the app inside

@@ -104,7 +104,8 @@ class Store:
         version = self.get_meta("schema_version")
         if version is not None:
             return int(version)
-        tables = self.one("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name != 'meta'")["n"]
+        # an aggregate without GROUP BY always yields exactly one row
+        tables = self.all("SELECT COUNT(*) AS n FROM sqlite_master WHERE type = 'table' AND name != 'meta'")[0]["n"]
         return 1 if tables or self.get_meta("seed") is not None else None
 
     def check_version(self) -> int | None:

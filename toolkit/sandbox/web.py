@@ -6,6 +6,7 @@ in the spec's shape with ``Content-Type: application/json;charset=UTF-8``.
 """
 from __future__ import annotations
 
+import builtins
 import json
 import re
 from typing import Any, Iterable, Mapping, Sequence
@@ -195,7 +196,8 @@ class Params:
             return default
         return value
 
-    def int(self, name: str, default: int | None = None, *, lo: int | None = None, hi: int | None = None,
+    # the methods below are named after builtins, so their annotations name the builtins through ``builtins``
+    def int(self, name: builtins.str, default: int | None = None, *, lo: int | None = None, hi: int | None = None,
             required: bool = False) -> int | None:
         raw = self.str(name, required=required)
         if raw is None:
@@ -214,7 +216,7 @@ class Params:
             raise self._bad(f"{name} must be between {lo} and {hi}")
         return value
 
-    def float(self, name: str, default: float | None = None, *, required: bool = False) -> float | None:
+    def float(self, name: builtins.str, default: float | None = None, *, required: bool = False) -> float | None:
         raw = self.str(name, required=required)
         if raw is None:
             return default
@@ -225,7 +227,7 @@ class Params:
             raise self._bad(f"{name} must be a finite number")
         return value
 
-    def bool(self, name: str, default: bool = False) -> bool:
+    def bool(self, name: builtins.str, default: bool = False) -> bool:
         raw = self.str(name)
         if raw is None:
             return default
@@ -235,8 +237,8 @@ class Params:
             return False
         raise self._bad(f"{name} must be true or false")
 
-    def enum(self, name: str, choices: Sequence[str], default: str | None = None, *, required: bool = False,
-             case: bool = True) -> str | None:
+    def enum(self, name: builtins.str, choices: Sequence[builtins.str], default: builtins.str | None = None, *,
+             required: builtins.bool = False, case: builtins.bool = True) -> builtins.str | None:
         raw = self.str(name, required=required)
         if raw is None:
             return default
@@ -245,7 +247,8 @@ class Params:
             raise self._bad(f"{name} must be one of {', '.join(choices)}")
         return match
 
-    def list(self, name: str, *, required: bool = False, allow_comma: bool = True) -> list[str] | None:
+    def list(self, name: builtins.str, *, required: builtins.bool = False,
+             allow_comma: builtins.bool = True) -> builtins.list[builtins.str] | None:
         """A ``String[]`` field: the text of a JSON array (the spec's rule), or comma-separated when allowed."""
         raw = self.str(name, required=required)
         if raw is None:
@@ -263,7 +266,7 @@ class Params:
             raise self._bad(f"{name} must be the text of a JSON array")
         return [part.strip() for part in text.split(",") if part.strip()]
 
-    def csv(self, name: str) -> list[str] | None:
+    def csv(self, name: builtins.str) -> builtins.list[builtins.str] | None:
         raw = self.str(name)
         return None if raw is None else [p.strip() for p in raw.split(",") if p.strip()]
 

@@ -32,7 +32,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import sqlite3
 import threading
+from typing import Any
 
 from ..web import api_error
 
@@ -67,6 +69,13 @@ KEY_KINDS = ("native_app", "rest_api", "javascript", "admin")
 
 def _derive(seed: int, label: str) -> str:
     return hashlib.sha256(f"toolkit-sandbox:{seed}:{label}".encode()).hexdigest()[:32]
+
+
+def _user_of(row: sqlite3.Row) -> dict:
+    """A user as :meth:`Model.user` returns it: the row's columns plus the attributes stored in ``attrs``."""
+    user = dict(row)
+    user.update(json.loads(user.pop("attrs")))
+    return user
 
 
 class Model:
@@ -200,12 +209,15 @@ class Model:
         app_id, kind = found
         app = self._apps.get(app_id)
         if app is None:
-            app = self._apps[app_id] = self.app(app_id)
+            app = self.app(app_id)
+            assert app is not None                  # a key belongs to an app (app_keys references apps)
+            self._apps[app_id] = app
         return app, kind
 
     def public_config(self, app_id: str = DEMO_APP_ID) -> dict:
         """The demo app as ``toolkit sandbox --print-config`` shows it."""
         app = self.app(app_id)
+        assert app is not None                      # callers pass the id of an app of the sandbox
         keys = app["keys"]
         return {
             "app_id": app["app_id"], "name": app["name"], "rest_api_key": keys["rest_api"],
@@ -222,6 +234,7 @@ class Model:
             if url is not None and not isinstance(url, str):
                 raise api_error(400, -2, f"the webhook URL of {kind[:40]} must be text or null")
         app = self.app(app_id)
+        assert app is not None                      # callers pass the id of an app of the sandbox (app_id_of)
         hooks = {**app["webhooks"], **{k: v for k, v in urls.items()}}
         hooks = {k: v for k, v in hooks.items() if v}
         self.store.execute("UPDATE apps SET webhooks = ? WHERE app_id = ?", json.dumps(hooks), app_id)
@@ -231,14 +244,10 @@ class Model:
     # ------------------------------------------------------------------ users
     def user(self, user_id: int) -> dict | None:
         row = self.store.one("SELECT * FROM users WHERE id = ?", int(user_id))
-        if row is None:
-            return None
-        user = dict(row)
-        user.update(json.loads(user.pop("attrs")))
-        return user
+        return None if row is None else _user_of(row)
 
     def users(self) -> list[dict]:
-        return [self.user(r["id"]) for r in self.store.all("SELECT id FROM users ORDER BY id")]
+        return [_user_of(r) for r in self.store.all("SELECT * FROM users ORDER BY id")]
 
     # ------------------------------------------------------------------ quotas
     def set_quota(self, app_id: str, api: str, limit: int | None) -> None:
@@ -352,7 +361,7 @@ def check_settings(body: dict, scope_ids, *, partial: bool) -> dict:
     ``logout_redirect_uris`` (absolute URLs), ``web_domains`` (origins), ``client_secret_required`` (bool),
     ``consent_items`` (scope id → ``"required"`` or ``"optional"``, or a list of ids: optional, ``profile`` and
     ``openid`` required), ``service_terms`` (a list of ``{"tag", "required"}``)."""
-    out = {}
+    out: dict[str, Any] = {}
     if "name" in body:
         name = body["name"]
         if not isinstance(name, str) or not 1 <= len(name) <= 100:

@@ -80,7 +80,7 @@ class _Req(ClientCheck):
         if not self.check_client(request, f):
             return
         self.scopes = list(dict.fromkeys(split_list(f.get("scope"))))  # commas or RFC 6749 spaces
-        raw = []
+        raw: list[str] = []
         for value in multi.get("resource_ids", []):
             text = value.strip()
             if text.startswith("["):

@@ -102,7 +102,7 @@ import time
 import uuid
 from datetime import datetime, timezone
 from http.cookiejar import CookieJar, DefaultCookiePolicy
-from typing import Any
+from typing import Any, Literal
 
 import httpx
 
@@ -347,7 +347,7 @@ class Model:
         """Share webhook (social §6.1): a share message of ``user_id`` was delivered."""
         if hash_chat_id is None:
             hash_chat_id = hashlib.sha256(f"{app_id}:{user_id}:{chat_type}".encode()).hexdigest()[:40]
-        body = {"CHAT_TYPE": chat_type, "HASH_CHAT_ID": hash_chat_id}
+        body: dict[str, Any] = {"CHAT_TYPE": chat_type, "HASH_CHAT_ID": hash_chat_id}
         for key, value in (args or {}).items():
             if key in body:
                 raise ValueError(f"serverCallbackArgs may not override {key}")
@@ -624,7 +624,7 @@ class Model:
             log.info("SET delivery %s rejected by the app: %s", d["id"], detail)
 
     # ------------------------------------------------------------------ control API reads
-    def reactivate(self, app_id: str, kind: str) -> dict:
+    def reactivate(self, app_id: str, kind: str) -> list[dict]:
         self.store.execute("UPDATE webhook_health SET active = 1, failures = 0, deactivated_at = NULL"
                            " WHERE app_id = ? AND kind = ?", app_id, kind)
         return self.health(app_id)
@@ -644,7 +644,8 @@ class Model:
     def deliveries(self, app_id: str | None = None, *, kind: str | None = None, state: str | None = None,
                    since: int = 0, limit: int = 1000) -> list[dict]:
         """The delivery log, oldest first, each with its attempts. Keys never appear in it."""
-        sql, args = "SELECT * FROM webhook_deliveries WHERE id > ?", [since]
+        sql = "SELECT * FROM webhook_deliveries WHERE id > ?"
+        args: list[int | str] = [since]
         for col, value in (("app_id", app_id), ("kind", kind), ("state", state)):
             if value is not None:
                 sql += f" AND {col} = ?"
@@ -709,7 +710,7 @@ def _send(http: httpx.Client, request: httpx.Request, timeout: float) -> Answer:
     resp = http.send(request, stream=True)
     try:
         encoding = resp.headers.get("content-encoding", "identity").strip().lower()
-        inflate = None
+        inflate: zlib._Decompress | Literal[False] | None = None   # None: read as is; False: only its size bounded
         if encoding in ("gzip", "x-gzip", "deflate"):
             inflate = zlib.decompressobj(zlib.MAX_WBITS | 32)     # gzip or zlib, told by the header
         elif encoding not in ("identity", ""):

@@ -76,7 +76,7 @@ async def deliveries(request: Request):
     p = Params(dict(request.query_params))
     model = _model(request)
     wait = p.float("wait", 0.0)
-    if wait > 0:
+    if wait is not None and wait > 0:
         await run_in_threadpool(model.wait_idle, min(wait, 30.0))
     await run_in_threadpool(model.pump)
     rows = model.deliveries(p.str("app_id"), kind=p.str("kind"), state=p.str("state"),

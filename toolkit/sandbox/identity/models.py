@@ -595,7 +595,7 @@ class Model:
         scheme, _, value = header.partition(" ")
         token = self.token(value.strip()) if scheme.lower() == "bearer" and value.strip() else None
         state = self.link_state(token["app_id"], token["user_id"]) if token is not None else None
-        if state not in ("linked", "pending"):
+        if token is None or state not in ("linked", "pending"):
             raise api_error(401, -401, "this access token does not exist or has expired",
                             {"WWW-Authenticate": 'Bearer error="invalid_token"'})
         if state == "pending" and not allow_pending:

@@ -209,7 +209,7 @@ class _Ranked(Sequence):
     def __len__(self) -> int:
         return int(self.rows.size)
 
-    def _first(self, k: int):
+    def _first(self, k: int | None):
         n = len(self)
         k = n if k is None or k >= n else k
         if self.keys is None:
@@ -261,7 +261,7 @@ class _Page(Sequence):
 
     def __init__(self, source, start: int, stop: int):
         self.source, self.start, self.stop = source, start, max(start, min(stop, len(source)))
-        self._docs = None
+        self._docs: list[dict] | None = None
 
     def _made(self) -> list[dict]:
         if self._docs is None:
@@ -657,7 +657,7 @@ class World:
         b = self.b_region(x, y)
         return b, (None if b is None else self.h_region(b, x, y))
 
-    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int, size: float = None):
+    def _cell_codes(self, fx: int, fy: int, cx: int, cy: int, size: float | None = None):
         """(B, H) when every point of the cell (fx, fy) of ``size`` degrees (of grid cell (cx, cy) of
         0.002°) has them, else ``()``. B: the cell lies inside one polygon's interior and touches no other of
         its level (the 리 level first, as :meth:`b_region`). H (:meth:`h_region`): every address of B that
@@ -850,7 +850,7 @@ class Model:
                 codes, level, i = cand, "emd", i + 1
         if i < len(words) and words[i] in w.ri_by_name:
             # a 리 after its 읍/면, or straight after the district or city (the 읍/면 left out)
-            width = {"emd": 8, "sigungu": 5}.get(level, 0)
+            width = 8 if level == "emd" else 5 if level == "sigungu" else 0
             cand = [c for c in w.ri_by_name[words[i]] if codes is None or level == "sido"
                     or any(c.startswith(k[:width]) for k in codes)]
             if cand:
@@ -943,8 +943,8 @@ class Model:
             return []
         words = list(written.words)
         if written.number is not None:
-            mountain, main, sub = written.number
-            words.append(("산" if mountain == "Y" else "") + main + (f"-{sub}" if sub else ""))
+            is_mountain, main, sub = written.number
+            words.append(("산" if is_mountain == "Y" else "") + main + (f"-{sub}" if sub else ""))
         codes, level, rest = self._parse_regions(words)
         in_codes = (lambda c: codes is None or level == "sido" or any(
             c.startswith(k[:{"sigungu": 5, "emd": 8, "ri": 10}[level]]) for k in codes))
@@ -968,7 +968,7 @@ class Model:
         # ---------------------------------------------------------------- land-lot addresses
         if not rest:
             return [self._region_doc(c) for c in codes]
-        mountain = None
+        mountain: str | None = None
         if rest[0] == "산" and len(rest) > 1:
             mountain, rest = "Y", rest[1:]
         m = _NUM.match(rest[0])
@@ -1103,7 +1103,7 @@ class Model:
         return names, keyword, prefix, tuple(_norm(t) for t in keyword.split())
 
     def search_places(self, *, query=None, category=None, x=None, y=None, radius=None, rect=None,
-                      sort="accuracy") -> tuple[list[dict], dict | None]:
+                      sort="accuracy") -> tuple[Sequence[dict], dict | None]:
         """Keyword (``query``) or category search. ``distance`` is in a keyword document only when a centre
         was sent (location §4.5 "only when x and y were sent"); a category document always has it, an
         empty string without a centre (§4.6). Every step is an array operation over the matching rows

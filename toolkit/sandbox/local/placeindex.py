@@ -157,6 +157,7 @@ class PlaceIndex:
             found = rows if found is None else found[np.isin(found, rows, assume_unique=True)]
             if not found.size:
                 break
+        assert found is not None                # needles is not empty: the loop ran
         return found
 
     def name_rank(self, rows: np.ndarray, whole: str) -> np.ndarray:

@@ -84,6 +84,7 @@ def search_address(model, p: Params) -> tuple[dict, list]:
     analyze_type = p.enum("analyze_type", ("similar", "exact"), "similar")
     page = p.int("page", 1, lo=1, hi=ADDRESS_MAX_PAGE)
     size = p.int("size", 10, lo=1, hi=ADDRESS_MAX_SIZE)
+    assert page is not None and size is not None       # both have a default
     docs = model.search_address(query, analyze_type)
     shown, meta = _page(docs, page, size, min(len(docs), ADDRESS_MAX_PAGE * size))
     return meta, shown
@@ -131,17 +132,18 @@ def transcoord(model, p: Params) -> tuple[dict, list]:
 
 
 # --------------------------------------------------------------------------- 4.5–4.6 places
-def _place_params(p: Params, need_area: bool) -> dict:
+def _place_params(p: Params, need_area: bool) -> tuple[dict, int, int]:
     x, y = p.float("x"), p.float("y")
     if (x is None) != (y is None):
         raise api_error(400, -2, "x and y go together: send both or neither")
     radius = p.int("radius", lo=0, hi=MAX_RADIUS)
     if radius is not None and x is None:
         raise api_error(400, -2, "radius needs x and y")
-    rect = p.str("rect")
-    if rect is not None:
+    rect_text = p.str("rect")
+    rect: list[float] | None = None
+    if rect_text is not None:
         try:
-            rect = [float(v) for v in rect.split(",")]
+            rect = [float(v) for v in rect_text.split(",")]
         except ValueError:
             rect = None
         if rect is None or len(rect) != 4 or any(v != v for v in rect):
@@ -153,11 +155,13 @@ def _place_params(p: Params, need_area: bool) -> dict:
         raise api_error(400, -2, "sort=distance needs x and y")
     page = p.int("page", 1, lo=1, hi=PLACE_MAX_PAGE)
     size = p.int("size", 15, lo=1, hi=PLACE_MAX_SIZE)
+    assert page is not None and size is not None       # both have a default
     return dict(x=x, y=y, radius=radius, rect=rect, sort=sort), page, size
 
 
 def search_keyword(model, p: Params) -> tuple[dict, list]:
     query = p.str("query", required=True)
+    assert query is not None                            # required: Params raised when missing
     if not query.strip():
         raise api_error(400, -2, "query is required")
     category = p.enum("category_group_code", GROUP_CODES)

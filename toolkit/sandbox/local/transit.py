@@ -134,16 +134,19 @@ def load_network(path: Path) -> Network:
             lines.setdefault(r["line"], []).append(Stop(r["line"], int(r["seq"]), r["station"],
                                                         float(r["x"]) if has else None,
                                                         float(r["y"]) if has else None))
-    along, stations = {}, {}
+    along: dict[str, dict[int, float]] = {}
+    stations: dict[str, tuple[float, float, tuple[str, ...]]] = {}
     for line, stops in lines.items():
         stops.sort(key=lambda s: s.seq)
-        pos, prev, acc = {}, None, 0.0
+        pos: dict[int, float] = {}
+        prev: tuple[float, float] | None = None      # the point of the last stop with one
+        acc = 0.0
         for s in stops:
-            if s.x is None:
+            if s.x is None or s.y is None:              # both or neither (in_data)
                 continue
             if prev is not None:
-                acc += haversine(prev.x, prev.y, s.x, s.y)
-            pos[s.seq], prev = acc, s
+                acc += haversine(prev[0], prev[1], s.x, s.y)
+            pos[s.seq], prev = acc, (s.x, s.y)
             x, y, on = stations.get(s.station, (s.x, s.y, ()))
             stations[s.station] = (x, y, on + (line,))
         along[line] = pos
@@ -252,7 +255,7 @@ def plan(net: Network, origin: dict, destination: dict, depart: float, max_walk:
                        [r["line"] for r in rides], a, b)
                 if best_key is None or key < best_key:
                     best, best_key = legs, key
-    if best is not None and (not routes or best_key[0] < routes[0]["summary"]["duration"]):
+    if best is not None and best_key is not None and (not routes or best_key[0] < routes[0]["summary"]["duration"]):
         routes.append(_route(origin, destination, [dict(leg) for leg in best], depart))
     if routes:
         return sorted(routes, key=lambda r: r["summary"]["duration"])
@@ -263,7 +266,9 @@ def plan(net: Network, origin: dict, destination: dict, depart: float, max_walk:
 def _point(p: Params, name: str) -> dict:
     from ..navi.routes import parse_point_text  # same x,y[,name=] formats and -2 errors as §4.8
 
-    pt = parse_point_text(p.str(name, required=True), name)
+    text = p.str(name, required=True)
+    assert text is not None                             # required: Params raised when missing
+    pt = parse_point_text(text, name)
     return _pt(pt.name, pt.x, pt.y)
 
 
@@ -285,6 +290,7 @@ async def public_transit(request: Request):
         except ValueError:
             raise api_error(400, -2, "departure_time must be yyyyMMddHHmm (Korean time)") from None
     max_walk = p.int("max_walk", MAX_WALK_DEFAULT, lo=MAX_WALK_MIN, hi=MAX_WALK_MAX)
+    assert max_walk is not None                         # it has a default
     net = load_network(Path(sb.datasets) / "local" / "transit_stations.csv")
     routes = await run_in_threadpool(plan, net, origin, destination, depart, max_walk)
     return json_response({"trans_id": uuid.uuid4().hex, "routes": routes})

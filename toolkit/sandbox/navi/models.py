@@ -219,7 +219,8 @@ class Model:
         traffic = g.traffic(when)
         w = self._weights(g, opts, traffic)
         blocked = self._blocked(g, opts)
-        routes, used = [], []
+        routes: list[dict] = []
+        used: list[set] = []                    # the edges of each route kept
         tries = 1 + (MAX_ALTERNATIVES + 2 if opts.alternatives else 0)
         penalty = np.ones(len(w))
         for _ in range(tries):
@@ -315,7 +316,7 @@ class Model:
             ids = leg.edges[k0:k1 + 1]
             dist = float(sum(g.elen[e] for e in ids))
             secs = float(sum(traffic.seconds[e] for e in ids))
-            states = {}
+            states: dict[int, float] = {}          # traffic state -> metres in it
             for e in ids:
                 states[int(traffic.state[e])] = states.get(int(traffic.state[e]), 0.0) + g.elen[e]
             nodes = leg.nodes[k0:k1 + 2]

@@ -82,10 +82,13 @@ def _get_options(p: Params) -> Options:
     for a in items:
         if a not in AVOIDS:
             raise _bad(f"avoid must be one or more of {', '.join(AVOIDS)} separated by |")
-    return Options(priority=p.enum("priority", PRIORITIES, "RECOMMEND", case=False), avoid=items,
-                   alternatives=p.bool("alternatives"), road_details=p.bool("road_details"),
-                   summary=p.bool("summary"), car_type=p.int("car_type", 1, lo=1, hi=7),
-                   car_fuel=p.enum("car_fuel", FUELS, "GASOLINE", case=False), car_hipass=p.bool("car_hipass"))
+    priority = p.enum("priority", PRIORITIES, "RECOMMEND", case=False)
+    car_type = p.int("car_type", 1, lo=1, hi=7)
+    car_fuel = p.enum("car_fuel", FUELS, "GASOLINE", case=False)
+    assert priority is not None and car_type is not None and car_fuel is not None   # all have a default
+    return Options(priority=priority, avoid=items, alternatives=p.bool("alternatives"),
+                   road_details=p.bool("road_details"), summary=p.bool("summary"), car_type=car_type,
+                   car_fuel=car_fuel, car_hipass=p.bool("car_hipass"))
 
 
 def _body_bool(body: dict, name: str) -> bool:
@@ -149,8 +152,10 @@ def _charge(request: Request, api: str):
 
 
 def _get_points(p: Params):
-    origin = parse_point_text(p.str("origin", required=True), "origin")
-    destination = parse_point_text(p.str("destination", required=True), "destination")
+    origin_text, destination_text = p.str("origin", required=True), p.str("destination", required=True)
+    assert origin_text is not None and destination_text is not None   # required: Params raised when missing
+    origin = parse_point_text(origin_text, "origin")
+    destination = parse_point_text(destination_text, "destination")
     raw = p.str("waypoints")
     texts = [t for t in raw.split("|") if t.strip()] if raw else []
     if len(texts) > MAX_GET_WAYPOINTS:
@@ -174,6 +179,7 @@ async def future_directions(request: Request):
     origin, destination, waypoints = _get_points(p)
     opts = _get_options(p)
     raw = p.str("departure_time", required=True)
+    assert raw is not None                              # required: Params raised when missing
     try:
         when = datetime.strptime(raw, "%Y%m%d%H%M").replace(tzinfo=KST).timestamp()
     except ValueError:

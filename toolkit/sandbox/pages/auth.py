@@ -44,7 +44,7 @@ def redirect_to(uri: str, **params) -> Response:
 
 def account_sessions(request: Request) -> list[dict]:
     model = _model(request)
-    out = []
+    out: list[dict] = []
     for sid in (request.cookies.get(COOKIE) or "").split():
         s = model.session(sid)
         if s is not None and all(o["user_id"] != s["user_id"] for o in out):

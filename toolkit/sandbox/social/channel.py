@@ -35,7 +35,7 @@ from starlette.routing import Route
 from ..apps.models import DEMO_APP_ID
 from ..web import (INT64_MAX, INT64_MIN, Params, ascii_int, api_error, json_response, read_fields, read_json,
                    require_app_key, sandbox_of)
-from .common import kst_text, need_scope, parse_rfc3339, rfc3339
+from .common import SocialParts, kst_text, need_scope, parse_rfc3339, rfc3339
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS channel_relations (
@@ -64,7 +64,7 @@ RESERVED_KEYS = ("앱유저아이디", "전화번호")
 RELATIONS = ("ADDED", "BLOCKED", "NONE")
 
 
-class ChannelMixin:
+class ChannelMixin(SocialParts):
     def channel_config(self) -> dict:
         return json.loads((self.sandbox.datasets / "social" / "channels.json").read_text("utf-8"))
 
@@ -187,6 +187,7 @@ async def channels_multi(request: Request):
     p = Params(await read_fields(request))
     p.enum("target_id_type", ("user_id",), required=True)
     raw = p.list("target_ids", required=True)
+    assert raw is not None                              # required: Params raised when missing
     try:
         ids = [int(x) for x in raw]
         if any(not INT64_MIN <= i <= INT64_MAX for i in ids):

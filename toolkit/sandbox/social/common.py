@@ -5,8 +5,13 @@ from __future__ import annotations
 import base64
 import hashlib
 from datetime import datetime, timedelta, timezone
+from typing import TYPE_CHECKING
 
 from ..web import api_error
+
+if TYPE_CHECKING:
+    from ..app import Sandbox
+    from ..store import Store
 
 KST = timezone(timedelta(hours=9))
 
@@ -38,3 +43,14 @@ def need_scope(token: dict | None, *scopes: str) -> None:
 def make_uuid(seed: int, app_id: str, user_id: int) -> str:
     digest = hashlib.sha256(f"toolkit-sandbox:{seed}:{app_id}:uuid:{user_id}".encode()).digest()
     return base64.b64encode(digest, altchars=b"Ab").decode()[:38]
+
+
+class SocialParts:
+    """What the parts of the social model (story, messenger, channels, pages) use of :class:`.models.Model`,
+    which sets and defines them: the sandbox, its store and the people."""
+
+    sandbox: Sandbox
+    store: Store
+
+    if TYPE_CHECKING:
+        def person(self, user_id: int) -> dict | None: ...

@@ -19,6 +19,7 @@ from starlette.responses import HTMLResponse
 
 from ..pages import FONT_CSS, FONT_STACK
 from ..web import api_error, sandbox_of
+from .common import SocialParts
 
 LOOPBACK = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -63,7 +64,7 @@ def parse_page(text: str, requested_url: str) -> dict:
             "type": first("og:type", "website")}
 
 
-class PagesMixin:
+class PagesMixin(SocialParts):
     def pages(self) -> list[dict]:
         return json.loads((self.sandbox.datasets / "social" / "pages.json").read_text("utf-8"))
 

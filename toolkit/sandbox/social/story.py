@@ -33,7 +33,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 
 from ..web import Params, api_error, json_response, read_fields, sandbox_of
-from .common import has_any, parse_rfc3339, rfc3339
+from .common import SocialParts, has_any, parse_rfc3339, rfc3339
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS story_stories (
@@ -96,7 +96,7 @@ def image_size(data: bytes) -> tuple[str, int, int] | None:
     return None
 
 
-class StoryMixin:
+class StoryMixin(SocialParts):
     # ------------------------------------------------------------------ seeding
     def seed_stories(self, rng) -> None:
         for s in json.loads((self.sandbox.datasets / "social" / "stories.json").read_text("utf-8")):
@@ -122,8 +122,10 @@ class StoryMixin:
                              (user_id, media_type, content, permission, int(enable_share), json.dumps(exec_params),
                               json.dumps(images), json.dumps(link_info, ensure_ascii=False) if link_info else None,
                               created_at))
-            sid = f"_{b62(user_id % 10**7)}.{b62(10**6 + cur.lastrowid)}"
-            db.execute("UPDATE story_stories SET id = ? WHERE seq = ?", (sid, cur.lastrowid))
+            seq = cur.lastrowid
+            assert seq is not None                      # set by the INSERT just made
+            sid = f"_{b62(user_id % 10**7)}.{b62(10**6 + seq)}"
+            db.execute("UPDATE story_stories SET id = ? WHERE seq = ?", (sid, seq))
         return sid
 
     def add_comment(self, story_id: str, user_id: int, text: str, at: int | None = None) -> None:
@@ -149,8 +151,9 @@ class StoryMixin:
     def story_json(self, row, full: bool = False) -> dict:
         sid = row["id"]
         user_part, _, n = sid[1:].partition(".")
-        counts = self.store.one("SELECT (SELECT COUNT(*) FROM story_comments WHERE story_id = ?) AS c,"
-                                " (SELECT COUNT(*) FROM story_likes WHERE story_id = ?) AS l", sid, sid)
+        # a SELECT without FROM always yields exactly one row
+        counts = self.store.all("SELECT (SELECT COUNT(*) FROM story_comments WHERE story_id = ?) AS c,"
+                                " (SELECT COUNT(*) FROM story_likes WHERE story_id = ?) AS l", sid, sid)[0]
         out = {"id": sid, "url": f"https://story.sandbox.test/{user_part}/{n}", "media_type": row["media_type"],
                "created_at": rfc3339(row["created_at"]), "comment_count": counts["c"], "like_count": counts["l"],
                "content": row["content"] or "", "permission": row["permission"]}
@@ -234,7 +237,9 @@ async def profile(request: Request):
 
 
 def _common(p: Params) -> tuple[str, bool, dict]:
-    permission = PERMISSIONS[p.enum("permission", tuple(PERMISSIONS), "A")]
+    choice = p.enum("permission", tuple(PERMISSIONS), "A")
+    assert choice is not None                           # it has a default
+    permission = PERMISSIONS[choice]
     enable_share = p.bool("enable_share", False)
     exec_params = {k: p.str(k) for k in ("android_exec_param", "ios_exec_param", "android_market_param",
                                          "ios_market_param") if p.has(k)}
@@ -262,6 +267,7 @@ async def post_photo(request: Request):
     content = _content(p, False)
     common = _common(p)
     paths = p.list("image_url_list", required=True, allow_comma=False)
+    assert paths is not None                            # required: Params raised when missing
     if not 1 <= len(paths) <= MAX_IMAGES:
         raise api_error(400, -2, f"image_url_list must hold 1 to {MAX_IMAGES} paths")
     model = _model(request)
@@ -278,6 +284,7 @@ async def post_link(request: Request):
     content = _content(p, False)
     common = _common(p)
     raw = p.str("link_info", required=True)
+    assert raw is not None                              # required: Params raised when missing
     try:
         info = json.loads(raw)
     except ValueError:

@@ -43,7 +43,7 @@ from starlette.routing import Route
 
 from ..web import (INT64_MAX, INT64_MIN, Params, api_error, json_response, read_fields, require_app_key,
                    sandbox_of)
-from .common import has_any, make_uuid, need_scope, rfc3339
+from .common import SocialParts, has_any, make_uuid, need_scope, rfc3339
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS talk_friends (
@@ -86,7 +86,7 @@ def friend_key(f: dict):
     return (script_class(f["profile_nickname"]), f["profile_nickname"].casefold(), f["id"])
 
 
-class TalkMixin:
+class TalkMixin(SocialParts):
     def seed_talk(self, rng) -> None:
         rows = []
         for p in json.loads((self.sandbox.datasets / "social" / "friendships.json").read_text("utf-8")):
@@ -123,8 +123,9 @@ class TalkMixin:
     def sent_today(self, app_id: str, sender_id: int) -> int:
         now = self.sandbox.clock.unix()
         start = now - now % 86400
-        return self.store.one("SELECT COUNT(*) AS n FROM talk_messages WHERE app_id = ? AND sender_id = ? AND"
-                              " chat = 'DirectChat' AND created_at >= ?", app_id, int(sender_id), start)["n"]
+        # an aggregate without GROUP BY always yields exactly one row
+        return self.store.all("SELECT COUNT(*) AS n FROM talk_messages WHERE app_id = ? AND sender_id = ? AND"
+                              " chat = 'DirectChat' AND created_at >= ?", app_id, int(sender_id), start)[0]["n"]
 
     def store_message(self, app_id, sender_id, receiver_id, chat, kind, template_id, message) -> None:
         self.store.execute("INSERT INTO talk_messages (app_id, sender_id, receiver_id, chat, kind, template_id,"
@@ -260,6 +261,7 @@ async def friends(request: Request):
     p = Params(await read_fields(request))
     offset = p.int("offset", 0, lo=0, hi=10**9)
     limit = p.int("limit", 10, lo=1, hi=MAX_FRIENDS_PAGE)
+    assert offset is not None and limit is not None     # both have a default
     order = p.enum("order", ("asc", "desc"), "asc")
     friend_order = p.enum("friend_order", ("nickname", "favorite"), "nickname")
     sandbox_of(request).apps.charge(token["app_id"], "talk_friends")
@@ -298,6 +300,7 @@ async def profiles(request: Request):
     sb = sandbox_of(request)
     p = Params(await read_fields(request))
     ids = _ids(p, "target_ids", True)
+    assert ids is not None                              # required: _ids raised when missing
     p.enum("target_id_type", ("user_id",), required=True)
     if not 1 <= len(ids) <= MAX_PROFILE_TARGETS:
         raise api_error(400, -2, f"target_ids must hold 1 to {MAX_PROFILE_TARGETS} ids")
@@ -342,6 +345,7 @@ async def _render(request: Request, model, app: dict, p: Params, kind: str) -> t
         template_id = p.str("template_id", required=True)
         return fill(model.custom_template(template_id), args), template_id
     url = p.str("request_url", required=True)
+    assert url is not None                              # required: Params raised when missing
     parts = urlsplit(url)
     origin = f"{parts.scheme}://{parts.netloc}"
     if origin.rstrip("/") not in [d.rstrip("/") for d in app["web_domains"]]:
@@ -386,6 +390,7 @@ def friends_handler(kind: str):
         need_scope(token, "talk_message")
         p = Params(await read_fields(request))
         uuids = p.list("receiver_uuids", required=True, allow_comma=False)
+        assert uuids is not None                        # required: Params raised when missing
         if not 1 <= len(uuids) <= MAX_RECEIVERS:
             raise api_error(400, -2, f"receiver_uuids must hold 1 to {MAX_RECEIVERS} uuids (got {len(uuids)})")
         if len(set(uuids)) != len(uuids):
@@ -415,7 +420,7 @@ def friends_handler(kind: str):
         if not ok:
             _, code, msg = failures[0]
             raise api_error(400, code, msg)
-        body = {"successful_receiver_uuids": ok}
+        body: dict[str, list] = {"successful_receiver_uuids": ok}
         if failures:
             grouped: dict[int, dict] = {}
             for uuid, code, msg in failures:

@@ -129,7 +129,9 @@ class TileRenderer:
                 self.labels[level].append((float(x), float(y), f["properties"].get("name", ""), extent))
         if not self.land.rings:                                      # no sido polygon: the districts are the land
             for r, h, o in zip(self.districts.rings, self.districts.hole, self.districts.owner):
-                self.land.rings.append(r), self.land.hole.append(h), self.land.owner.append(o)
+                self.land.rings.append(r)
+                self.land.hole.append(h)
+                self.land.owner.append(o)
         for rings in (self.land, self.districts, self.dongs):
             rings.freeze()
         self._load_roads(datasets / "navi" / "roads.json.gz")
@@ -222,7 +224,7 @@ class TileRenderer:
         self._draw_roads(d, z, x0, y0, x1, y1, k)
         self._draw_made_up(d, z, x0, y0, x1, y1, k)
         self._draw_labels(d, z, x0, y0, x1, y1, k)
-        img = img.resize((TILE, TILE), Image.LANCZOS)
+        img = img.resize((TILE, TILE), Image.Resampling.LANCZOS)
         buf = io.BytesIO()
         img.save(buf, "PNG", compress_level=3)
         return buf.getvalue()

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import json
 from datetime import date, datetime, time, timedelta, timezone
+from typing import Any
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS status_incidents (
@@ -137,8 +138,9 @@ class Model:
         now = self.sandbox.clock.timestamp()
         refreshed = now - now % REFRESH_SECONDS
         selection, warning = self.select(products, apis)
-        body = {"updatedAt": datetime.fromtimestamp(refreshed, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
-                "statuses": self._statuses(selection, self._api_status(refreshed, refreshed + 1e-3), lang)}
+        body: dict[str, Any] = {
+            "updatedAt": datetime.fromtimestamp(refreshed, timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "statuses": self._statuses(selection, self._api_status(refreshed, refreshed + 1e-3), lang)}
         if warning:
             body["warning"] = warning
         return body
