@@ -86,6 +86,17 @@ def _release_without_tag(version) -> bool:
                 and _git("rev-parse", "--is-shallow-repository") == "false" and _release_commit() == head)
 
 
+def _sdist_version() -> str | None:
+    """The version an sdist's folder was given when the sdist was made (its ``PKG-INFO``), else None. Building the
+    wheel from the sdist must not decide again: setuptools-scm hands the schemes the git facts it stored
+    (``scm_version.json``), but no git is there to tell whether they were a release."""
+    info = HERE / "PKG-INFO"
+    if not info.is_file():                  # a checkout has none at its top (only in its *.egg-info)
+        return None
+    found = re.search(r"^Version: *(\S+)", info.read_text("utf-8"), flags=re.M)
+    return found.group(1) if found else None
+
+
 def version_scheme(version) -> str:
     """The version of a build: a release tag's own version (``0.2.0``) on the tagged commit, else the next patch
     as a development version numbered by the commit's count in the history (``0.2.1.dev612``; setuptools-scm adds
@@ -94,6 +105,9 @@ def version_scheme(version) -> str:
     records) numbers a commit as a clone with them does, and a later commit always builds a higher version."""
     from setuptools_scm.version import guess_next_version
 
+    made = _sdist_version()
+    if made is not None:
+        return made.split("+", 1)[0]
     if version.exact:
         return version.format_with("{tag}")
     if _release_without_tag(version):
@@ -106,6 +120,9 @@ def local_scheme(version) -> str:
     tagged or not."""
     from setuptools_scm.version import get_local_node_and_date
 
+    made = _sdist_version()
+    if made is not None:
+        return "+" + made.split("+", 1)[1] if "+" in made else ""
     return "" if _release_without_tag(version) else get_local_node_and_date(version)
 
 

@@ -129,3 +129,38 @@ def test_a_clone_without_tags_builds_the_same_version_and_a_shallow_one_still_bu
     version = _metadata_version(shallow)
     print(f"a shallow clone of a later commit: {version}")
     assert version.is_devrelease and Version(version.base_version) > last_release(), version
+
+
+def test_the_wheel_built_from_the_sdist_keeps_the_sdists_version(tmp_path):
+    """``python -m build`` makes the sdist, then the wheel from the sdist's folder, where there is no git: the wheel
+    keeps the version the sdist was given (its PKG-INFO), on a release's own commit without its tag (where the git
+    facts setuptools-scm stores in the sdist would make a development version) and on a commit after the tag
+    (where they would number it by the distance from the tag, not by the commit count). The release is made in a
+    clone of HEAD: a commit that writes the next patch's heading into CHANGELOG.md."""
+    src = tmp_path / "clone"
+    _run("git", "clone", "-q", REPO, src, cwd=tmp_path)
+    tags = _run("git", "tag", "--list", cwd=src).split()
+    if tags:
+        _run("git", "tag", "-d", *tags, cwd=src)
+    old = last_release()
+    new = f"{old.major}.{old.minor}.{old.micro + 1}"
+    changelog = src / "CHANGELOG.md"
+    text = changelog.read_text("utf-8")
+    changelog.write_text(text.replace("\n## ", f"\n## {new} — a release made by the test\n\n- nothing\n\n## ", 1),
+                         "utf-8")
+    _run("git", "commit", "-q", "-am", f"Release {new}", cwd=src)
+    for name, want in (("the release's commit without its tag", new), ("a commit after the release's tag", None)):
+        if want is None:
+            _run("git", "tag", f"v{new}", "HEAD", cwd=src)
+            _run("git", "commit", "-q", "--allow-empty", "-m", "a commit after the release", cwd=src)
+        out = tmp_path / ("release" if want else "after")
+        _run(sys.executable, "-m", "build", "--no-isolation", "--outdir", out, src, cwd=src)
+        (sdist,) = out.glob("*.tar.gz")
+        (wheel,) = out.glob("*.whl")
+        made = sdist.name.removesuffix(".tar.gz").split("-", 1)[1]
+        print(f"{name}: {sdist.name}, {wheel.name}")
+        assert Version(made) == _version(wheel), (name, sdist.name, wheel.name)
+        if want is not None:
+            assert made == want, (name, made)
+        else:
+            assert _version(wheel).is_devrelease and Version(_version(wheel).base_version) > Version(new), wheel.name
