@@ -9,7 +9,7 @@ from __future__ import annotations
 import builtins
 import json
 import re
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Literal, Mapping, Sequence, overload
 
 import orjson
 from starlette.requests import Request
@@ -188,6 +188,14 @@ class Params:
     def has(self, name: str) -> bool:
         return self.fields.get(name) not in (None, "")
 
+    # A field with a default, or required (a missing one raises), is never None: the overloads say so.
+    @overload
+    def str(self, name: str, default: str, *, required: bool = False) -> str: ...
+    @overload
+    def str(self, name: str, default: None = None, *, required: Literal[True]) -> str: ...
+    @overload
+    def str(self, name: str, default: None = None, *, required: bool = False) -> str | None: ...
+
     def str(self, name: str, default: str | None = None, *, required: bool = False) -> str | None:
         value = self.fields.get(name)
         if value in (None, ""):
@@ -197,6 +205,16 @@ class Params:
         return value
 
     # the methods below are named after builtins, so their annotations name the builtins through ``builtins``
+    @overload
+    def int(self, name: builtins.str, default: builtins.int, *, lo: builtins.int | None = None,
+            hi: builtins.int | None = None, required: builtins.bool = False) -> builtins.int: ...
+    @overload
+    def int(self, name: builtins.str, default: None = None, *, lo: builtins.int | None = None,
+            hi: builtins.int | None = None, required: Literal[True]) -> builtins.int: ...
+    @overload
+    def int(self, name: builtins.str, default: None = None, *, lo: builtins.int | None = None,
+            hi: builtins.int | None = None, required: builtins.bool = False) -> builtins.int | None: ...
+
     def int(self, name: builtins.str, default: int | None = None, *, lo: int | None = None, hi: int | None = None,
             required: bool = False) -> int | None:
         raw = self.str(name, required=required)
@@ -215,6 +233,15 @@ class Params:
         if (lo is not None and value < lo) or (hi is not None and value > hi):
             raise self._bad(f"{name} must be between {lo} and {hi}")
         return value
+
+    @overload
+    def float(self, name: builtins.str, default: builtins.float, *,
+              required: builtins.bool = False) -> builtins.float: ...
+    @overload
+    def float(self, name: builtins.str, default: None = None, *, required: Literal[True]) -> builtins.float: ...
+    @overload
+    def float(self, name: builtins.str, default: None = None, *,
+              required: builtins.bool = False) -> builtins.float | None: ...
 
     def float(self, name: builtins.str, default: float | None = None, *, required: bool = False) -> float | None:
         raw = self.str(name, required=required)
@@ -237,6 +264,16 @@ class Params:
             return False
         raise self._bad(f"{name} must be true or false")
 
+    @overload
+    def enum(self, name: builtins.str, choices: Sequence[builtins.str], default: builtins.str, *,
+             required: builtins.bool = False, case: builtins.bool = True) -> builtins.str: ...
+    @overload
+    def enum(self, name: builtins.str, choices: Sequence[builtins.str], default: None = None, *,
+             required: Literal[True], case: builtins.bool = True) -> builtins.str: ...
+    @overload
+    def enum(self, name: builtins.str, choices: Sequence[builtins.str], default: None = None, *,
+             required: builtins.bool = False, case: builtins.bool = True) -> builtins.str | None: ...
+
     def enum(self, name: builtins.str, choices: Sequence[builtins.str], default: builtins.str | None = None, *,
              required: builtins.bool = False, case: builtins.bool = True) -> builtins.str | None:
         raw = self.str(name, required=required)
@@ -246,6 +283,13 @@ class Params:
         if match is None:
             raise self._bad(f"{name} must be one of {', '.join(choices)}")
         return match
+
+    @overload
+    def list(self, name: builtins.str, *, required: Literal[True],
+             allow_comma: builtins.bool = True) -> builtins.list[builtins.str]: ...
+    @overload
+    def list(self, name: builtins.str, *, required: builtins.bool = False,
+             allow_comma: builtins.bool = True) -> builtins.list[builtins.str] | None: ...
 
     def list(self, name: builtins.str, *, required: builtins.bool = False,
              allow_comma: builtins.bool = True) -> builtins.list[builtins.str] | None:

@@ -252,7 +252,6 @@ async def logout_page(request: Request):
     if found is None or found[1] not in CLIENT_KEY_KINDS:
         return pages.error_page("KOE101", "invalid client_id")
     uri = p.str("logout_redirect_uri", "")
-    assert uri is not None                              # it has a default
     if uri not in found[0]["logout_redirect_uris"]:
         return pages.error_page("KOE006", "logout_redirect_uri is not registered for this app: " + uri)
     model = _model(request)
@@ -574,7 +573,6 @@ async def user_ids(request: Request):
                         {"WWW-Authenticate": "ServiceAK"})
     p = Params(await read_fields(request))
     limit = p.int("limit", 100, lo=1, hi=100)
-    assert limit is not None                            # it has a default
     order = p.enum("order", ("asc", "desc"), "asc")
     from_id = p.int("from_id")
     app_id = found[0]["app_id"]

@@ -84,7 +84,6 @@ def search_address(model, p: Params) -> tuple[dict, list]:
     analyze_type = p.enum("analyze_type", ("similar", "exact"), "similar")
     page = p.int("page", 1, lo=1, hi=ADDRESS_MAX_PAGE)
     size = p.int("size", 10, lo=1, hi=ADDRESS_MAX_SIZE)
-    assert page is not None and size is not None       # both have a default
     docs = model.search_address(query, analyze_type)
     shown, meta = _page(docs, page, size, min(len(docs), ADDRESS_MAX_PAGE * size))
     return meta, shown
@@ -155,13 +154,11 @@ def _place_params(p: Params, need_area: bool) -> tuple[dict, int, int]:
         raise api_error(400, -2, "sort=distance needs x and y")
     page = p.int("page", 1, lo=1, hi=PLACE_MAX_PAGE)
     size = p.int("size", 15, lo=1, hi=PLACE_MAX_SIZE)
-    assert page is not None and size is not None       # both have a default
     return dict(x=x, y=y, radius=radius, rect=rect, sort=sort), page, size
 
 
 def search_keyword(model, p: Params) -> tuple[dict, list]:
     query = p.str("query", required=True)
-    assert query is not None                            # required: Params raised when missing
     if not query.strip():
         raise api_error(400, -2, "query is required")
     category = p.enum("category_group_code", GROUP_CODES)

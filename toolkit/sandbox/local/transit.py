@@ -267,7 +267,6 @@ def _point(p: Params, name: str) -> dict:
     from ..navi.routes import parse_point_text  # same x,y[,name=] formats and -2 errors as §4.8
 
     text = p.str(name, required=True)
-    assert text is not None                             # required: Params raised when missing
     pt = parse_point_text(text, name)
     return _pt(pt.name, pt.x, pt.y)
 
@@ -290,7 +289,6 @@ async def public_transit(request: Request):
         except ValueError:
             raise api_error(400, -2, "departure_time must be yyyyMMddHHmm (Korean time)") from None
     max_walk = p.int("max_walk", MAX_WALK_DEFAULT, lo=MAX_WALK_MIN, hi=MAX_WALK_MAX)
-    assert max_walk is not None                         # it has a default
     net = load_network(Path(sb.datasets) / "local" / "transit_stations.csv")
     routes = await run_in_threadpool(plan, net, origin, destination, depart, max_walk)
     return json_response({"trans_id": uuid.uuid4().hex, "routes": routes})

@@ -85,7 +85,6 @@ def _get_options(p: Params) -> Options:
     priority = p.enum("priority", PRIORITIES, "RECOMMEND", case=False)
     car_type = p.int("car_type", 1, lo=1, hi=7)
     car_fuel = p.enum("car_fuel", FUELS, "GASOLINE", case=False)
-    assert priority is not None and car_type is not None and car_fuel is not None   # all have a default
     return Options(priority=priority, avoid=items, alternatives=p.bool("alternatives"),
                    road_details=p.bool("road_details"), summary=p.bool("summary"), car_type=car_type,
                    car_fuel=car_fuel, car_hipass=p.bool("car_hipass"))
@@ -153,7 +152,6 @@ def _charge(request: Request, api: str):
 
 def _get_points(p: Params):
     origin_text, destination_text = p.str("origin", required=True), p.str("destination", required=True)
-    assert origin_text is not None and destination_text is not None   # required: Params raised when missing
     origin = parse_point_text(origin_text, "origin")
     destination = parse_point_text(destination_text, "destination")
     raw = p.str("waypoints")
@@ -179,7 +177,6 @@ async def future_directions(request: Request):
     origin, destination, waypoints = _get_points(p)
     opts = _get_options(p)
     raw = p.str("departure_time", required=True)
-    assert raw is not None                              # required: Params raised when missing
     try:
         when = datetime.strptime(raw, "%Y%m%d%H%M").replace(tzinfo=KST).timestamp()
     except ValueError:

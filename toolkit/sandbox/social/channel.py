@@ -187,7 +187,6 @@ async def channels_multi(request: Request):
     p = Params(await read_fields(request))
     p.enum("target_id_type", ("user_id",), required=True)
     raw = p.list("target_ids", required=True)
-    assert raw is not None                              # required: Params raised when missing
     try:
         ids = [int(x) for x in raw]
         if any(not INT64_MIN <= i <= INT64_MAX for i in ids):

@@ -238,7 +238,6 @@ async def profile(request: Request):
 
 def _common(p: Params) -> tuple[str, bool, dict]:
     choice = p.enum("permission", tuple(PERMISSIONS), "A")
-    assert choice is not None                           # it has a default
     permission = PERMISSIONS[choice]
     enable_share = p.bool("enable_share", False)
     exec_params = {k: p.str(k) for k in ("android_exec_param", "ios_exec_param", "android_market_param",
@@ -267,7 +266,6 @@ async def post_photo(request: Request):
     content = _content(p, False)
     common = _common(p)
     paths = p.list("image_url_list", required=True, allow_comma=False)
-    assert paths is not None                            # required: Params raised when missing
     if not 1 <= len(paths) <= MAX_IMAGES:
         raise api_error(400, -2, f"image_url_list must hold 1 to {MAX_IMAGES} paths")
     model = _model(request)
@@ -284,7 +282,6 @@ async def post_link(request: Request):
     content = _content(p, False)
     common = _common(p)
     raw = p.str("link_info", required=True)
-    assert raw is not None                              # required: Params raised when missing
     try:
         info = json.loads(raw)
     except ValueError:

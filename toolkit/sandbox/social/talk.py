@@ -261,7 +261,6 @@ async def friends(request: Request):
     p = Params(await read_fields(request))
     offset = p.int("offset", 0, lo=0, hi=10**9)
     limit = p.int("limit", 10, lo=1, hi=MAX_FRIENDS_PAGE)
-    assert offset is not None and limit is not None     # both have a default
     order = p.enum("order", ("asc", "desc"), "asc")
     friend_order = p.enum("friend_order", ("nickname", "favorite"), "nickname")
     sandbox_of(request).apps.charge(token["app_id"], "talk_friends")
@@ -342,10 +341,9 @@ async def _render(request: Request, model, app: dict, p: Params, kind: str) -> t
     if kind == "default":
         return validate_template(_json_field(p, "template_object", True)), None
     if kind == "custom":
-        template_id = p.str("template_id", required=True)
-        return fill(model.custom_template(template_id), args), template_id
+        chosen = p.str("template_id", required=True)
+        return fill(model.custom_template(chosen), args), chosen
     url = p.str("request_url", required=True)
-    assert url is not None                              # required: Params raised when missing
     parts = urlsplit(url)
     origin = f"{parts.scheme}://{parts.netloc}"
     if origin.rstrip("/") not in [d.rstrip("/") for d in app["web_domains"]]:
@@ -390,7 +388,6 @@ def friends_handler(kind: str):
         need_scope(token, "talk_message")
         p = Params(await read_fields(request))
         uuids = p.list("receiver_uuids", required=True, allow_comma=False)
-        assert uuids is not None                        # required: Params raised when missing
         if not 1 <= len(uuids) <= MAX_RECEIVERS:
             raise api_error(400, -2, f"receiver_uuids must hold 1 to {MAX_RECEIVERS} uuids (got {len(uuids)})")
         if len(set(uuids)) != len(uuids):
