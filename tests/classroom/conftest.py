@@ -2,13 +2,18 @@
 students' clients and raw HTTP clients bound to one student's world, and a digest of a world's whole store."""
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import os
+import signal
+import sys
+from pathlib import Path
 
 import httpx
 import pytest
 
 import toolkit
-from toolkit.classroom import HEADER, classroom_header, student_token
+from toolkit.classroom import HEADER, classroom_header, read_secret, student_token
 from toolkit.sandbox.classroom import ClassroomServer
 
 SECRET = "a-class-secret-for-the-tests-0123456789"
@@ -65,3 +70,30 @@ def room():
     server = ClassroomServer(SECRET, frozen=True).start()
     yield server
     server.stop()
+
+
+@contextlib.contextmanager
+def classroom_on_disk(tmp_path: Path, name: str = "ann"):
+    """``toolkit classroom --db`` in a process of its own (its secret and files in ``tmp_path``) and an httpx client
+    of the student ``name``: yields ``(process, client)``; the block ends with the process killed by SIGKILL, as a
+    crash would end it. :func:`worlds_on_disk` then reads what its files kept."""
+    from tests.bench.procs import _process
+
+    secret = read_secret(tmp_path / "class.secret", create=True)
+    cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file",
+           str(tmp_path / "class.secret"), "--db", str(tmp_path / "worlds.sqlite")]
+    with _process(cmd, "toolkit classroom") as (proc, url):
+        with httpx.Client(base_url=url, timeout=60,
+                          headers={HEADER: classroom_header(name, student_token(secret, name))}) as http:
+            yield proc, http
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(30)
+
+
+def worlds_on_disk(tmp_path: Path) -> dict[str, dict]:
+    """The worlds a new class sandbox reads from the files :func:`classroom_on_disk` left, by student."""
+    room = ClassroomServer(read_secret(tmp_path / "class.secret"), db=str(tmp_path / "worlds.sqlite")).start()
+    try:
+        return {r["student"]: r for r in room.classroom.worlds()}
+    finally:
+        room.stop()

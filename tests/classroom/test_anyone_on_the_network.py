@@ -23,14 +23,11 @@ scale.
 """
 from __future__ import annotations
 
-import json
 import os
-import signal
 import socket
 import sys
 import threading
 import time
-from pathlib import Path
 from types import SimpleNamespace
 
 import httpx
@@ -41,7 +38,7 @@ from tests.bench.procs import _process, rss_mb
 from toolkit.classroom import HEADER, classroom_header, read_secret, student_token
 from toolkit.sandbox.classroom import ClassroomServer
 
-from .conftest import wait_ready
+from .conftest import classroom_on_disk, wait_ready, worlds_on_disk
 
 SECRET = "a-class-secret-for-the-tests-0123456789"
 KEYWORD = "/local/v2/local/search/keyword.json?query=%ED%95%B4%EC%9A%B4%EB%8C%80&x=129.16&y=35.16&radius=5000"
@@ -210,24 +207,11 @@ def test_a_class_of_300_arriving_at_once_all_get_their_world(served):
 def test_read_activity_survives_a_kill_9_after_a_few_seconds(tmp_path):
     from toolkit.sandbox.classroom import FLUSH_EVERY
 
-    secret_file = tmp_path / "class.secret"
-    secret = read_secret(secret_file, create=True)
-    db = tmp_path / "worlds.sqlite"
-    cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file),
-           "--db", str(db)]
-    with _process(cmd, "toolkit classroom") as (proc, url):
-        with httpx.Client(base_url=url, timeout=60, headers={
-                HEADER: classroom_header("ann", student_token(secret, "ann"))}) as http:
-            for _ in range(5):
-                assert http.get("/sandbox/config").status_code == 200      # reads only
+    with classroom_on_disk(tmp_path) as (_, http):
+        for _ in range(5):
+            assert http.get("/sandbox/config").status_code == 200      # reads only
         time.sleep(FLUSH_EVERY + 1.5)
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(30)
-    room = ClassroomServer(secret, db=str(db)).start()
-    try:
-        assert {r["student"]: r["calls"] for r in room.classroom.worlds()} == {"ann": 5}
-    finally:
-        room.stop()
+    assert {student: row["calls"] for student, row in worlds_on_disk(tmp_path).items()} == {"ann": 5}
 
 
 # ---------------------------------------------------------------------- webhooks

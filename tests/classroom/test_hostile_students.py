@@ -15,8 +15,6 @@ token, against a class sandbox in its own process (as it runs beside a hub), eac
 from __future__ import annotations
 
 import json
-import os
-import signal
 import stat
 import subprocess
 import sys
@@ -34,7 +32,7 @@ from tests.social.conftest import png
 from toolkit.classroom import COOKIE, HEADER, TICKET, classroom_header, read_secret, student_token
 from toolkit.sandbox.classroom import ClassroomServer, Limits
 
-from .conftest import wait_ready
+from .conftest import classroom_on_disk, wait_ready, worlds_on_disk
 
 ROOT = Path(__file__).resolve().parents[2]
 MINJI = 4100000001
@@ -262,31 +260,17 @@ def test_a_revoked_token_and_its_browser_sessions_are_refused(tmp_path):
 
 
 def test_world_files_are_private_and_counts_survive_a_kill_9(tmp_path):
-    secret_file = tmp_path / "class.secret"
-    secret = read_secret(secret_file, create=True)
-    db = tmp_path / "worlds.sqlite"
-    cmd = [sys.executable, "-m", "toolkit.cli", "classroom", "--port", "0", "--secret-file", str(secret_file),
-           "--db", str(db)]
-    with _process(cmd, "toolkit classroom") as (proc, url):
-        with httpx.Client(base_url=url, timeout=60, headers={
-                HEADER: classroom_header("ann", student_token(secret, "ann"))}) as http:
-            for _ in range(3):
-                assert http.get("/sandbox/config").status_code == 200
-            assert http.post("/sandbox/clock", json={"advance": 60}).status_code == 200   # a write: counts go too
+    with classroom_on_disk(tmp_path) as (_, http):
+        for _ in range(3):
+            assert http.get("/sandbox/config").status_code == 200
+        assert http.post("/sandbox/clock", json={"advance": 60}).status_code == 200   # a write: counts go too
         folder = tmp_path / "worlds.sqlite.worlds"
         assert stat.S_IMODE(folder.stat().st_mode) == 0o700
-        files = [db, *folder.iterdir()]
+        files = [tmp_path / "worlds.sqlite", *folder.iterdir()]
         assert len(files) >= 2
         for f in files:
             assert stat.S_IMODE(f.stat().st_mode) == 0o600, f
-        os.kill(proc.pid, signal.SIGKILL)
-        proc.wait(30)
-    room = ClassroomServer(secret, db=str(db)).start()
-    try:
-        rows = {r["student"]: r for r in room.classroom.worlds()}
-        assert rows["ann"]["calls"] == 4
-    finally:
-        room.stop()
+    assert worlds_on_disk(tmp_path)["ann"]["calls"] == 4
 
 
 SECRET = "a-class-secret-for-the-tests-0123456789"
